@@ -1,0 +1,109 @@
+"""The record model: one known error, as published in the record set's JSON form.
+
+Field names are snake_case in Python and camelCase on the wire (the published JSON form). Unknown
+fields that a newer schema adds are kept (``extra="allow"``) so that an export gives them back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic.alias_generators import to_camel
+
+SUPPORTED_SCHEMA_VERSIONS = frozenset({1, 2})
+CURRENT_SCHEMA_VERSION = 2
+
+# Why a cap: a record is read from files people hand us; a 10 MB string is a mistake or an attack,
+# never a real error explanation, and it would bloat the store and every embed built from it.
+MAX_TEXT_CHARS = 200_000
+MAX_LIST_ITEMS = 200
+
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)]
+TextList = Annotated[list[Text], Field(max_length=MAX_LIST_ITEMS)]
+
+
+class Record(BaseModel):
+    """One known error: what raises it, where, what it means and how to fix it."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="allow",
+        frozen=True,
+        hide_input_in_errors=True,  # validation errors must never echo pasted values (secrets)
+    )
+
+    id: Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    error_message: Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+    repo: Text | None = None
+    slug: Text | None = None
+    error_code: Text | None = None
+    message_pattern: Text | None = None
+    error_type: Text | None = None
+    error_class: Text | None = None
+    http_status: StrictInt | None = None
+    severity: Text | None = None
+    file_path: Text | None = None
+    line_number: Annotated[StrictInt, Field(ge=0)] | None = None
+    source_code: Text | None = None
+    source_code_start: Annotated[StrictInt, Field(ge=0)] | None = None
+    source_code_end: Annotated[StrictInt, Field(ge=0)] | None = None
+    github_url: Text | None = None
+    documentation: Text | None = None
+    trigger_scenarios: Text | None = None
+    common_situations: Text | None = None
+    solutions: TextList = Field(default_factory=list)
+    example_fix: Text | None = None
+    handling_strategy: Text | None = None
+    validation_code: Text | None = None
+    type_guard: Text | None = None
+    try_catch_pattern: Text | None = None
+    prevention_tips: TextList = Field(default_factory=list)
+    tags: TextList = Field(default_factory=list)
+    background_tag: Text | None = None
+    analyzed_sha: Text | None = None
+    analyzed_at: Text | None = None
+    schema_version: StrictInt | None = None
+    # Added by tracebot (not in the published schema): where a record came from and which release
+    # of the library it was mined from, so answers can prefer curated text and the newest version.
+    origin: Text | None = None  # "curated" (hand-written) or "mined" (from source); None means curated
+    library_version: Text | None = None
+    enclosing_function: Text | None = None
+    enclosing_class: Text | None = None
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_schema(cls, value: int | None) -> int | None:
+        if value is not None and value not in SUPPORTED_SCHEMA_VERSIONS:
+            supported = ", ".join(str(v) for v in sorted(SUPPORTED_SCHEMA_VERSIONS))
+            raise ValueError(f"unsupported schema version (this tracebot reads {supported})")
+        return value
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the record in its published camelCase JSON form, extra fields included."""
+        return self.model_dump(by_alias=True, mode="json")
+
+    def canonical_json(self) -> str:
+        """Return a deterministic JSON text of the record (sorted keys, no spaces)."""
+        return json.dumps(self.to_wire(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def content_hash(self) -> str:
+        """Return a short hash of the canonical JSON, used to tell changed records from unchanged."""
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:32]
+
+    @property
+    def extra_fields(self) -> dict[str, Any]:
+        """Fields a newer schema added that this model does not name."""
+        return dict(self.model_extra or {})
+
+
+class RecordEnvelope(BaseModel):
+    """The JSON API form: ``{"record": {...}, "datasetVersion": "..."}``."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, hide_input_in_errors=True)
+
+    record: Record
+    dataset_version: Text | None = None
