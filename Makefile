@@ -1,0 +1,69 @@
+# tracebot: the two commands are `make run` and `make test`; both create .venv when needed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+DB     ?= data/tracebot.db
+
+.PHONY: run test lint typecheck pytest bench eval records seeds console clean help
+
+help:
+	@echo "make run    - install, load the shipped records into $(DB), run the bot (DISCORD_TOKEN set) or the console"
+	@echo "make test   - install with test extras, run ruff, mypy and pytest"
+	@echo "make bench  - run the benchmarks (figures for the closing notes)"
+	@echo "make eval   - print the matching accuracy table"
+	@echo "make records - mine the shipped transformers record sets again from their wheels"
+
+$(BIN)/python:
+	@sh scripts/bootstrap-venv.sh "$(PYTHON)" "$(VENV)"
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/tracebot records import records/data --db $(DB)
+	@if [ -n "$$DISCORD_TOKEN" ] || grep -qs '^DISCORD_TOKEN=.' .env; then \
+		$(BIN)/tracebot run --db $(DB); \
+	else \
+		echo "DISCORD_TOKEN is not set: starting the offline console (see README to run the bot)"; \
+		$(BIN)/tracebot console --db $(DB); \
+	fi
+
+console: $(VENV)/.installed-run
+	$(BIN)/tracebot console --db $(DB)
+
+test: $(VENV)/.installed-test lint typecheck pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-test
+	$(BIN)/pytest -q
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks
+
+eval: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.evaluate
+
+records: $(VENV)/.installed-run
+	sh scripts/mine_transformers.sh
+
+# Convert the seed records handed over in ../shared/seeds into the shipped JSON Lines file.
+seeds: $(VENV)/.installed-run
+	rm -f $(VENV)/seeds.db
+	$(BIN)/tracebot records import ../shared/seeds --db $(VENV)/seeds.db --strict
+	$(BIN)/tracebot records export --db $(VENV)/seeds.db --out records/data/seeds.jsonl
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

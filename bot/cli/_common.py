@@ -1,0 +1,54 @@
+"""Helpers every CLI command uses: one-line errors, the database, output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Coroutine
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from collections.abc import AsyncIterator
+
+from bot.settings import Settings
+from storage.database import Database
+
+
+class CliError(Exception):
+    """A problem to print as one line on stderr, with the exit status to return."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+
+
+def db_path(args: argparse.Namespace, settings: Settings) -> Path:
+    """Return the database path: ``--db`` wins over TRACEBOT_DB and the default."""
+    chosen: Path | None = getattr(args, "db", None)
+    return chosen if chosen is not None else settings.db
+
+
+@asynccontextmanager
+async def open_database(args: argparse.Namespace, settings: Settings) -> AsyncIterator[Database]:
+    """Open the database the command names, closing it afterwards."""
+    db = await Database.open(db_path(args, settings))
+    try:
+        yield db
+    finally:
+        await db.close()
+
+
+def print_json(data: Any, out: TextIO = sys.stdout) -> None:
+    """Print data as indented JSON."""
+    json.dump(data, out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--db PATH`` to a command."""
+    parser.add_argument("--db", type=Path, metavar="PATH", help="database file (default: $TRACEBOT_DB or ./data/tracebot.db)")

@@ -1,0 +1,231 @@
+"""Read record files in every published form into validated records.
+
+Forms: one JSON envelope (``{"record": ..., "datasetVersion": ...}``), a bare record object, a JSON
+array of either, JSON Lines (``.jsonl``, ``.jsonl.gz``), the rendered page text, and a directory of
+any of these. Reading yields one item per record: either a loaded record or the problem that kept
+it out, with its location (``file:line`` for JSON Lines, ``file[index]`` for arrays, ``file`` for a
+single object or page). A file that cannot be read at all raises :class:`RecordFileError`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from records.errors import RecordFileError, RecordProblem
+from records.model import Record
+from records.page import PageFormatError, looks_like_page, parse_page
+
+DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
+RECORD_SUFFIXES = (".json", ".jsonl", ".jsonl.gz", ".json.gz", ".txt", ".ndjson")
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedRecord:
+    """A valid record and where it came from."""
+
+    record: Record
+    dataset_version: str | None
+    location: str
+
+
+ReadItem = LoadedRecord | RecordProblem
+
+
+def read_paths(paths: Iterable[Path], *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[ReadItem]:
+    """Yield every record (or problem) in the given files and directories, in a stable order."""
+    for path in paths:
+        for file in expand_paths(path):
+            yield from read_file(file, max_bytes=max_bytes)
+
+
+def read_file(path: Path, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[ReadItem]:
+    """Yield the records of one file; raise RecordFileError when the file cannot be read."""
+    name = str(path)
+    _check_size(path, max_bytes)
+    if path.name.endswith((".jsonl", ".jsonl.gz", ".ndjson")):
+        yield from _read_json_lines(name, _stream_lines(path, max_bytes))
+        return
+    text = _decode(name, _read_bytes(path, max_bytes))
+    stripped = text.lstrip("\ufeff").lstrip()
+    if not stripped:
+        raise RecordFileError(name, "file is empty: no records")
+    if _is_json_lines(stripped):
+        yield from _read_json_lines(name, iter(text.split("\n")))
+    elif stripped[:1] in ("{", "["):
+        yield from _read_json_document(name, text)
+    elif looks_like_page(text):
+        yield _read_page(name, text)
+    else:
+        raise RecordFileError(name, "not a record file (expected JSON, JSON Lines or a rendered page)")
+
+
+def expand_paths(path: Path) -> list[Path]:
+    """Return the record files a path names: itself, or the record files below a directory, sorted."""
+    if not path.exists():
+        raise RecordFileError(str(path), "no such file or directory")
+    if path.is_dir():
+        files = [p for p in path.rglob("*") if p.is_file() and p.name.endswith(RECORD_SUFFIXES)]
+        if not files:
+            raise RecordFileError(str(path), "directory holds no record files (" + ", ".join(RECORD_SUFFIXES) + ")")
+        return sorted(files)
+    return [path]
+
+
+def _check_size(path: Path, max_bytes: int) -> None:
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise RecordFileError(name, f"cannot read: {exc.strerror}") from None
+    if size > max_bytes:
+        raise RecordFileError(name, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
+
+
+def _decode(name: str, raw: bytes) -> str:
+    if b"\x00" in raw[:8192]:
+        raise RecordFileError(name, "binary data, not a record file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordFileError(name, f"not UTF-8 text (byte offset {exc.start})") from None
+
+
+def _stream_lines(path: Path, max_bytes: int) -> Iterator[str]:
+    """Yield decoded lines one at a time, so a large JSON Lines file never sits in memory whole."""
+    name = str(path)
+    total = 0
+    opener = gzip.open if path.name.endswith(".gz") else open
+    try:
+        with opener(path, "rb") as fh:
+            for number, raw in enumerate(fh, start=1):
+                total += len(raw)
+                if total > max_bytes:
+                    raise RecordFileError(name, f"decompressed data is over the {max_bytes:,}-byte limit")
+                if number == 1 and b"\x00" in raw:
+                    raise RecordFileError(name, "binary data, not a record file")
+                try:
+                    yield raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise RecordFileError(f"{name}:{number}", f"not UTF-8 text (column {exc.start + 1})") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise RecordFileError(name, f"corrupt or truncated gzip data ({type(exc).__name__})") from None
+    except OSError as exc:
+        raise RecordFileError(name, f"cannot read: {exc.strerror or exc}") from None
+    if total == 0:
+        raise RecordFileError(name, "file is empty: no records")
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    name = str(path)
+    try:
+        if not path.name.endswith(".gz"):
+            return path.read_bytes()
+        with gzip.open(path, "rb") as fh:
+            # Read one byte past the limit so a gzip bomb is refused without inflating it whole.
+            data = fh.read(max_bytes + 1)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise RecordFileError(name, f"corrupt or truncated gzip data ({type(exc).__name__})") from None
+    except OSError as exc:
+        raise RecordFileError(name, f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise RecordFileError(name, f"decompressed data is over the {max_bytes:,}-byte limit")
+    return data
+
+
+def _is_json_lines(text: str) -> bool:
+    # A .json file with several top-level objects, one a line, is JSON Lines too.
+    first = text.split("\n", 1)
+    return len(first) == 2 and first[0].startswith("{") and first[0].rstrip().endswith("}") and _parses(first[0])
+
+
+def _parses(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_json_lines(name: str, lines: Iterator[str]) -> Iterator[ReadItem]:
+    seen_any = False
+    for number, line in enumerate(lines, start=1):
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        if not line.strip():
+            continue
+        location = f"{name}:{number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield RecordProblem(location, "(json)", f"malformed JSON at column {exc.colno}: {exc.msg}")
+            continue
+        seen_any = True
+        yield _validate(obj, location)
+    if not seen_any:
+        raise RecordFileError(name, "file holds no records (only blank or malformed lines)")
+
+
+def _read_json_document(name: str, text: str) -> Iterator[ReadItem]:
+    try:
+        obj = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise RecordFileError(name, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    if isinstance(obj, list):
+        if not obj:
+            raise RecordFileError(name, "JSON array is empty: no records")
+        for index, item in enumerate(obj):
+            yield _validate(item, f"{name}[{index}]")
+    else:
+        yield _validate(obj, name)
+
+
+def _read_page(name: str, text: str) -> ReadItem:
+    try:
+        data = parse_page(text)
+    except PageFormatError as exc:
+        return RecordProblem(name, "(page)", str(exc))
+    return _validate(data, name)
+
+
+def _validate(obj: Any, location: str) -> ReadItem:
+    if not isinstance(obj, dict):
+        return RecordProblem(location, "(record)", f"expected a JSON object, got {_json_type(obj)}")
+    dataset_version: Any = None
+    if "record" in obj and isinstance(obj.get("record"), dict):
+        dataset_version = obj.get("datasetVersion")
+        if dataset_version is not None and not isinstance(dataset_version, str):
+            return RecordProblem(location, "datasetVersion", "expected a string")
+        obj = obj["record"]
+    try:
+        record = Record.model_validate(obj)
+    except ValidationError as exc:
+        return _first_problem(exc, location)
+    return LoadedRecord(record, dataset_version, location)
+
+
+def _first_problem(exc: ValidationError, location: str) -> RecordProblem:
+    # hide_input_in_errors keeps values out of the message; we also build our own short text.
+    error = exc.errors(include_url=False, include_input=False)[0]
+    field = ".".join(str(part) for part in error["loc"]) or "(record)"
+    problem = error["msg"]
+    if error["type"] == "missing":
+        problem = "required field is missing"
+    elif error["type"] == "string_too_long":
+        problem = f"too long (limit {error.get('ctx', {}).get('max_length', '?'):,} characters)"
+    if len(exc.errors()) > 1:
+        problem += f" (and {len(exc.errors()) - 1} more problem(s) in this record)"
+    return RecordProblem(location, field, problem)
+
+
+def _json_type(obj: Any) -> str:
+    return {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(
+        type(obj), "null" if obj is None else type(obj).__name__
+    )

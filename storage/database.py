@@ -1,0 +1,132 @@
+"""Open the embedded SQLite database with the pragmas tracebot relies on, and hand out transactions.
+
+One connection writes, behind an asyncio lock, so concurrent writers never interleave transactions;
+a second connection reads, so lookups do not wait behind a long import (WAL lets them see the last
+committed state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import aiosqlite
+
+from storage import migrations
+from storage.errors import DatabaseCorrupt, StorageError
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+class Database:
+    """The tracebot database: one writer connection with a lock, one reader connection."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str, *, migrate: bool = True) -> Database:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+        path = Path(path)
+        _prepare_directory(path)
+        writer = await _connect(path)
+        try:
+            reader = await _connect(path)
+        except BaseException:
+            await writer.close()
+            raise
+        db = cls(path, writer, reader)
+        try:
+            if migrate:
+                await db.migrate()
+            else:
+                await migrations.pending(writer, str(path))  # still refuse a newer database
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
+    async def migrate(self) -> list[str]:
+        """Apply pending migrations; return their names."""
+        async with self._write_lock:
+            todo = await migrations.pending(self._writer, str(self.path))
+            for migration in todo:
+                log.info("applying migration %s", migration.name)
+                await migrations.apply(self._writer, migration)
+        return [m.name for m in todo]
+
+    async def schema_version(self) -> int:
+        """Return the schema version recorded in the file."""
+        return await migrations.current_version(self._reader)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run a write transaction: committed on success, rolled back on any exception."""
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._writer
+            except BaseException:
+                await self._writer.execute("ROLLBACK")
+                raise
+            await self._writer.execute("COMMIT")
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """The read-only connection (sees the last committed state)."""
+        return self._reader
+
+    async def close(self) -> None:
+        """Close both connections (checkpointing the WAL on the writer)."""
+        await self._reader.close()
+        await self._writer.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+
+def _prepare_directory(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot create the database directory: {exc.strerror}") from None
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    try:
+        # isolation_level=None: autocommit; transactions are explicit BEGIN/COMMIT so we own them.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StorageError(f"{path}: cannot open the database: {exc}") from None
+    try:
+        await _configure(conn)
+    except sqlite3.DatabaseError as exc:
+        await conn.close()
+        if "not a database" in str(exc) or "malformed" in str(exc):
+            raise DatabaseCorrupt(f"{path}: not a SQLite database or damaged ({exc}); the file was left untouched") from None
+        raise StorageError(f"{path}: cannot use the database: {exc}") from None
+    return conn
+
+
+async def _configure(conn: aiosqlite.Connection) -> None:
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+        await cursor.fetchone()
+    await conn.execute("PRAGMA synchronous = FULL")
+    await conn.execute("PRAGMA foreign_keys = ON")

@@ -1,0 +1,204 @@
+"""The record repository: every SQL statement about records and import runs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+
+from records.model import Record
+from records.versions import version_key
+from storage.database import Database
+from storage.models import ImportRun, RecordStats, RecordSummary, StoredRecord
+
+_SUMMARY_COLUMNS = (
+    "id, slug, repo, error_class, error_message, file_path, line_number, origin, library_version"
+)
+_UPSERT = """
+INSERT INTO records (id, slug, repo, error_class, error_message, message_pattern, file_path, line_number,
+                     origin, library_version, dataset_version, content_hash, data, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+    slug = excluded.slug, repo = excluded.repo, error_class = excluded.error_class,
+    error_message = excluded.error_message, message_pattern = excluded.message_pattern,
+    file_path = excluded.file_path, line_number = excluded.line_number, origin = excluded.origin,
+    library_version = excluded.library_version, dataset_version = excluded.dataset_version,
+    content_hash = excluded.content_hash, data = excluded.data, updated_at = excluded.updated_at
+WHERE records.content_hash != excluded.content_hash
+"""
+# SQLite's default limit on bound parameters is 32766; stay far below it.
+_LOOKUP_CHUNK = 900
+
+
+def utc_now() -> str:
+    """Return the current UTC time as an ISO 8601 string (millisecond precision)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class RecordRepository:
+    """Reads and writes records and import runs."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, id_or_slug: str) -> StoredRecord | None:
+        """Return the record with this id, else the best record with this slug, else None."""
+        rows = await self._fetch(
+            "SELECT data, dataset_version, created_at, updated_at, origin, library_version "
+            "FROM records WHERE id = ? UNION ALL "
+            "SELECT data, dataset_version, created_at, updated_at, origin, library_version "
+            "FROM records WHERE slug = ? AND id != ?",
+            (id_or_slug, id_or_slug, id_or_slug),
+        )
+        if not rows:
+            return None
+        # An exact id wins (first row); among slug matches, curated first, then the newest version.
+        best = rows[0] if _row_is_id(rows[0], id_or_slug) else max(rows, key=_preference)
+        return _stored(best)
+
+    async def get_many(self, ids: Sequence[str]) -> dict[str, Record]:
+        """Return the records with these ids (missing ids are left out)."""
+        found: dict[str, Record] = {}
+        for start in range(0, len(ids), _LOOKUP_CHUNK):
+            chunk = list(ids[start : start + _LOOKUP_CHUNK])
+            marks = ",".join("?" * len(chunk))
+            for (data,) in await self._fetch(f"SELECT data FROM records WHERE id IN ({marks})", chunk):
+                record = Record.model_validate_json(data)
+                found[record.id] = record
+        return found
+
+    async def list(self, *, repo: str | None = None, limit: int | None = None) -> list[RecordSummary]:
+        """Return record summaries ordered by id, optionally for one repo."""
+        sql = f"SELECT {_SUMMARY_COLUMNS} FROM records"
+        params: list[Any] = []
+        if repo is not None:
+            sql += " WHERE repo = ?"
+            params.append(repo)
+        sql += " ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_summary(row) for row in await self._fetch(sql, params)]
+
+    async def iter_wire(self) -> AsyncIterator[tuple[str, str | None]]:
+        """Yield (canonical record JSON, dataset version) for every record, ordered by id."""
+        async with self._db.reader.execute("SELECT data, dataset_version FROM records ORDER BY id") as cursor:
+            async for data, dataset_version in cursor:
+                yield str(data), dataset_version
+
+    async def iter_records(self) -> AsyncIterator[Record]:
+        """Yield every record, ordered by id."""
+        async for data, _ in self.iter_wire():
+            yield Record.model_validate_json(data)
+
+    async def count(self) -> int:
+        """Return the number of records."""
+        rows = await self._fetch("SELECT count(*) FROM records", ())
+        return int(rows[0][0])
+
+    async def stats(self) -> RecordStats:
+        """Return counts by repo, origin, library version and class, and the last import run."""
+        runs = await self._fetch("SELECT count(*) FROM import_runs", ())
+        last = await self.import_runs(limit=1)
+        return RecordStats(
+            total=await self.count(),
+            by_repo=await self._group_count("coalesce(repo, '(none)')"),
+            by_origin=await self._group_count("origin"),
+            by_version=await self._group_count("coalesce(library_version, '(curated)')"),
+            top_classes=await self._group_count("coalesce(error_class, '(none)')", limit=10),
+            import_runs=int(runs[0][0]),
+            last_import=last[0] if last else None,
+        )
+
+    async def import_runs(self, *, limit: int = 20) -> list[ImportRun]:
+        """Return the most recent import runs, newest first."""
+        rows = await self._fetch(
+            "SELECT id, started_at, finished_at, source, dataset_version, added, updated, unchanged, rejected "
+            "FROM import_runs ORDER BY id DESC LIMIT ?",
+            (limit,),
+        )
+        names = ImportRun.model_fields
+        return [ImportRun.model_validate(dict(zip(names, row, strict=True))) for row in rows]
+
+    async def existing_hashes(self, conn: aiosqlite.Connection, ids: Sequence[str]) -> dict[str, str]:
+        """Return id -> content hash for those of ``ids`` already stored (inside a transaction)."""
+        found: dict[str, str] = {}
+        for start in range(0, len(ids), _LOOKUP_CHUNK):
+            chunk = list(ids[start : start + _LOOKUP_CHUNK])
+            marks = ",".join("?" * len(chunk))
+            async with conn.execute(f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk) as cur:
+                async for rid, digest in cur:
+                    found[str(rid)] = str(digest)
+        return found
+
+    async def upsert(
+        self, conn: aiosqlite.Connection, records: Sequence[tuple[Record, str | None]], now: str
+    ) -> None:
+        """Insert or update records (with their dataset versions) inside a transaction."""
+        await conn.executemany(_UPSERT, [_row(record, version, now) for record, version in records])
+
+    async def add_import_run(self, conn: aiosqlite.Connection, run: dict[str, Any]) -> int:
+        """Record one import run inside the import's own transaction; return its id."""
+        cursor = await conn.execute(
+            "INSERT INTO import_runs (started_at, finished_at, source, dataset_version, added, updated, "
+            "unchanged, rejected) VALUES (:started_at, :finished_at, :source, :dataset_version, :added, "
+            ":updated, :unchanged, :rejected)",
+            run,
+        )
+        return int(cursor.lastrowid or 0)
+
+    async def _group_count(self, expression: str, limit: int | None = None) -> dict[str, int]:
+        # `expression` is one of our own column expressions, never user input.
+        sql = f"SELECT {expression} AS k, count(*) AS n FROM records GROUP BY k ORDER BY n DESC, k"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return {str(k): int(n) for k, n in await self._fetch(sql, ())}
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        async with self._db.reader.execute(sql, params) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
+
+
+def _row(record: Record, dataset_version: str | None, now: str) -> tuple[Any, ...]:
+    return (
+        record.id,
+        record.slug,
+        record.repo,
+        record.error_class,
+        record.error_message,
+        record.message_pattern,
+        record.file_path,
+        record.line_number,
+        record.origin or "curated",
+        record.library_version,
+        dataset_version,
+        record.content_hash(),
+        record.canonical_json(),
+        now,
+        now,
+    )
+
+
+def _row_is_id(row: tuple[Any, ...], ident: str) -> bool:
+    return bool(json.loads(row[0]).get("id") == ident)
+
+
+def _preference(row: tuple[Any, ...]) -> tuple[bool, tuple[Any, ...]]:
+    return (row[4] != "mined", version_key(row[5]))
+
+
+def _stored(row: tuple[Any, ...]) -> StoredRecord:
+    return StoredRecord(
+        record=Record.model_validate_json(row[0]),
+        dataset_version=row[1],
+        created_at=row[2],
+        updated_at=row[3],
+    )
+
+
+def _summary(row: tuple[Any, ...]) -> RecordSummary:
+    names = RecordSummary.model_fields
+    return RecordSummary.model_validate(dict(zip(names, row, strict=True)))
