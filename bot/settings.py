@@ -31,4 +31,4 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = Field(default=None, description="gateway URL (default: Discord's)")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["plain", "json"] = "plain"
-    max_file_bytes: int = Field(default=64 * 1024 * 1024, gt=0, description="largest record file read")
+    max_file_bytes: int = Field(default=128 * 1024 * 1024, gt=0, description="largest record file read")

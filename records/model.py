@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
@@ -88,11 +89,16 @@ class Record(BaseModel):
 
     def canonical_json(self) -> str:
         """Return a deterministic JSON text of the record (sorted keys, no spaces)."""
-        return json.dumps(self.to_wire(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return self._canonical
 
     def content_hash(self) -> str:
         """Return a short hash of the canonical JSON, used to tell changed records from unchanged."""
-        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:32]
+        return hashlib.sha256(self._canonical.encode()).hexdigest()[:32]
+
+    @cached_property
+    def _canonical(self) -> str:
+        # The record is frozen, so its JSON text never changes; imports ask for it several times.
+        return json.dumps(self.to_wire(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @property
     def extra_fields(self) -> dict[str, Any]:

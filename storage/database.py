@@ -42,19 +42,21 @@ class Database:
         _prepare_directory(path)
         writer = await _connect(path)
         try:
+            # Refuse a newer or damaged file before any pragma writes to it.
+            await migrations.pending(writer, str(path))
+            await _configure(writer, path)
             reader = await _connect(path)
+            await _configure(reader, path)
         except BaseException:
             await writer.close()
             raise
         db = cls(path, writer, reader)
-        try:
-            if migrate:
+        if migrate:
+            try:
                 await db.migrate()
-            else:
-                await migrations.pending(writer, str(path))  # still refuse a newer database
-        except BaseException:
-            await db.close()
-            raise
+            except BaseException:
+                await db.close()
+                raise
         return db
 
     async def migrate(self) -> list[str]:
@@ -109,24 +111,37 @@ def _prepare_directory(path: Path) -> None:
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
+    """Open a connection and prove the file is a readable SQLite database."""
     try:
         # isolation_level=None: autocommit; transactions are explicit BEGIN/COMMIT so we own them.
         conn = await aiosqlite.connect(path, isolation_level=None)
     except sqlite3.Error as exc:
         raise StorageError(f"{path}: cannot open the database: {exc}") from None
     try:
-        await _configure(conn)
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await migrations.current_version(conn)  # reads the header: fails on a damaged file
     except sqlite3.DatabaseError as exc:
         await conn.close()
-        if "not a database" in str(exc) or "malformed" in str(exc):
-            raise DatabaseCorrupt(f"{path}: not a SQLite database or damaged ({exc}); the file was left untouched") from None
-        raise StorageError(f"{path}: cannot use the database: {exc}") from None
+        raise _database_error(path, exc) from None
     return conn
 
 
-async def _configure(conn: aiosqlite.Connection) -> None:
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-        await cursor.fetchone()
-    await conn.execute("PRAGMA synchronous = FULL")
-    await conn.execute("PRAGMA foreign_keys = ON")
+async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
+    try:
+        async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+            await cursor.fetchone()
+        await conn.execute("PRAGMA synchronous = FULL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as exc:
+        raise _database_error(path, exc) from None
+
+
+def _database_error(path: Path, exc: sqlite3.DatabaseError) -> StorageError:
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return DatabaseCorrupt(
+            f"{path}: not a SQLite database or damaged ({text}); the file was left untouched"
+        )
+    if "readonly" in text or "read-only" in text:
+        return StorageError(f"{path}: the database is read-only ({text})")
+    return StorageError(f"{path}: cannot use the database: {text}")

@@ -1,9 +1,9 @@
 """Exceptions raised by the storage layer.
 
-    TracebotError (records.errors)
-    └── StorageError             the database cannot be used
-        ├── DatabaseTooNew       the file was written by a newer tracebot (schema ahead of ours)
-        └── DatabaseCorrupt      the file is not a SQLite database, or fails its integrity check
+TracebotError (records.errors)
+└── StorageError             the database cannot be used
+    ├── DatabaseTooNew       the file was written by a newer tracebot (schema ahead of ours)
+    └── DatabaseCorrupt      the file is not a SQLite database, or fails its integrity check
 """
 
 from __future__ import annotations

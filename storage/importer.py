@@ -71,8 +71,14 @@ async def import_paths(
             dataset_version=totals.dataset_version,
         )
         report.run_id = await repo.add_import_run(conn, _run_row(report, started))
-    log.info("import %s: %d added, %d updated, %d unchanged, %d rejected",
-             source, report.added, report.updated, report.unchanged, report.rejected)
+    log.info(
+        "import %s: %d added, %d updated, %d unchanged, %d rejected",
+        source,
+        report.added,
+        report.updated,
+        report.unchanged,
+        report.rejected,
+    )
     return report
 
 

@@ -70,7 +70,7 @@ class RecordRepository:
                 found[record.id] = record
         return found
 
-    async def list(self, *, repo: str | None = None, limit: int | None = None) -> list[RecordSummary]:
+    async def summaries(self, *, repo: str | None = None, limit: int | None = None) -> list[RecordSummary]:
         """Return record summaries ordered by id, optionally for one repo."""
         sql = f"SELECT {_SUMMARY_COLUMNS} FROM records"
         params: list[Any] = []
@@ -116,8 +116,8 @@ class RecordRepository:
     async def import_runs(self, *, limit: int = 20) -> list[ImportRun]:
         """Return the most recent import runs, newest first."""
         rows = await self._fetch(
-            "SELECT id, started_at, finished_at, source, dataset_version, added, updated, unchanged, rejected "
-            "FROM import_runs ORDER BY id DESC LIMIT ?",
+            "SELECT id, started_at, finished_at, source, dataset_version, added, updated, unchanged, "
+            "rejected FROM import_runs ORDER BY id DESC LIMIT ?",
             (limit,),
         )
         names = ImportRun.model_fields
@@ -129,7 +129,9 @@ class RecordRepository:
         for start in range(0, len(ids), _LOOKUP_CHUNK):
             chunk = list(ids[start : start + _LOOKUP_CHUNK])
             marks = ",".join("?" * len(chunk))
-            async with conn.execute(f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk) as cur:
+            async with conn.execute(
+                f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk
+            ) as cur:
                 async for rid, digest in cur:
                     found[str(rid)] = str(digest)
         return found

@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TextIO
-
-from collections.abc import AsyncIterator
 
 from bot.settings import Settings
 from storage.database import Database
@@ -43,12 +41,15 @@ async def open_database(args: argparse.Namespace, settings: Settings) -> AsyncIt
         await db.close()
 
 
-def print_json(data: Any, out: TextIO = sys.stdout) -> None:
-    """Print data as indented JSON."""
-    json.dump(data, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+def print_json(data: Any, out: TextIO | None = None) -> None:
+    """Print data as indented JSON (to stdout unless ``out`` is given)."""
+    target = out if out is not None else sys.stdout
+    json.dump(data, target, indent=2, ensure_ascii=False)
+    target.write("\n")
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--db PATH`` to a command."""
-    parser.add_argument("--db", type=Path, metavar="PATH", help="database file (default: $TRACEBOT_DB or ./data/tracebot.db)")
+    parser.add_argument(
+        "--db", type=Path, metavar="PATH", help="database file (default: $TRACEBOT_DB or ./data/tracebot.db)"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import json
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -25,7 +26,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     imp = sub.add_parser("import", help="import record files or directories (upsert by id)")
     imp.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="record file or directory")
     imp.add_argument("--strict", action="store_true", help="abort on the first problem, changing nothing")
-    imp.add_argument("--max-file-size", type=int, metavar="BYTES", help="largest file read (default 64 MiB)")
+    imp.add_argument("--max-file-size", type=int, metavar="BYTES", help="largest file read (default 128 MiB)")
     imp.set_defaults(handler=import_command)
 
     show = sub.add_parser("show", help="show one record by id or slug")
@@ -40,7 +41,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     lst.set_defaults(handler=list_command)
 
     exp = sub.add_parser("export", help="export every record as JSON Lines (sorted by id, deterministic)")
-    exp.add_argument("--out", type=Path, metavar="FILE", help="output file (.jsonl or .jsonl.gz); default stdout")
+    exp.add_argument(
+        "--out", type=Path, metavar="FILE", help="output file (.jsonl or .jsonl.gz); default stdout"
+    )
     exp.set_defaults(handler=export_command)
 
     stats = sub.add_parser("stats", help="counts by repository, origin, version and class")
@@ -96,7 +99,7 @@ async def show_command(args: argparse.Namespace, settings: Settings) -> int:
 async def list_command(args: argparse.Namespace, settings: Settings) -> int:
     """List records, one a line."""
     async with open_database(args, settings) as db:
-        rows = await RecordRepository(db).list(repo=args.repo, limit=args.limit)
+        rows = await RecordRepository(db).summaries(repo=args.repo, limit=args.limit)
     if args.json:
         print_json([row.model_dump() for row in rows])
         return 0
@@ -121,8 +124,12 @@ async def export_command(args: argparse.Namespace, settings: Settings) -> int:
 async def _export_file(repo: RecordRepository, out: Path) -> int:
     tmp = out.with_name(out.name + ".tmp")
     if out.name.endswith(".gz"):
-        # mtime=0 keeps the gzip header identical between runs.
-        with gzip.GzipFile(tmp, "wb", mtime=0) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as fh:
+        # No file name and mtime=0 in the gzip header: the same records give the same bytes.
+        with (
+            tmp.open("wb") as raw,
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed,
+            io.TextIOWrapper(packed, encoding="utf-8", newline="\n") as fh,
+        ):
             count = await _export(repo, fh)
     else:
         with tmp.open("w", encoding="utf-8", newline="\n") as fh:
@@ -144,8 +151,6 @@ async def _export(repo: RecordRepository, out: TextIO) -> int:
 
 
 def _json_string(value: str) -> str:
-    import json  # noqa: PLC0415
-
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -157,15 +162,21 @@ async def stats_command(args: argparse.Namespace, settings: Settings) -> int:
         print_json(stats.model_dump())
         return 0
     print(f"records: {stats.total}")
-    for title, counts in (("by repository", stats.by_repo), ("by origin", stats.by_origin),
-                          ("by library version", stats.by_version), ("top classes", stats.top_classes)):
+    for title, counts in (
+        ("by repository", stats.by_repo),
+        ("by origin", stats.by_origin),
+        ("by library version", stats.by_version),
+        ("top classes", stats.top_classes),
+    ):
         print(f"{title}:")
         for key, value in counts.items():
             print(f"  {value:>8}  {key}")
     if stats.last_import:
         run = stats.last_import
-        print(f"last import: {run.finished_at} from {run.source} ({run.added} added, {run.updated} updated, "
-              f"{run.unchanged} unchanged, {run.rejected} rejected)")
+        print(
+            f"last import: {run.finished_at} from {run.source} ({run.added} added, {run.updated} updated, "
+            f"{run.unchanged} unchanged, {run.rejected} rejected)"
+        )
     return 0
 
 

@@ -1,0 +1,1 @@
+"""Benchmarks: figures for speed and memory targets (run with ``make bench``)."""

@@ -1,0 +1,69 @@
+"""Shared fixtures: a fresh database per test, the seed files, record factories."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage.database import Database
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS_JSONL = ROOT / "records" / "data" / "seeds.jsonl"
+SHARED_SEEDS = ROOT.parent / "shared" / "seeds"
+TEST_SEEDS = Path(__file__).resolve().parent / "data" / "seeds"
+
+SEED_IDS = {
+    "stateful": "4d5eb924124591f3",
+    "decompose": "945e53733269f43c",
+    "cache": "98bda666129646d4",
+}
+
+
+@pytest.fixture
+def seeds_dir(tmp_path: Path) -> Path:
+    """The three seed files in their published forms (a copy, safe to modify)."""
+    target = tmp_path / "seeds"
+    shutil.copytree(TEST_SEEDS, target)
+    return target
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    """A fresh, migrated database file for one test."""
+    database = await Database.open(tmp_path / "tracebot.db")
+    yield database
+    await database.close()
+
+
+def make_record(**overrides: Any) -> dict[str, Any]:
+    """Return a minimal valid record dict in the wire (camelCase) form."""
+    record: dict[str, Any] = {
+        "id": "rec0001",
+        "repo": "example/lib",
+        "slug": "something-went-wrong",
+        "errorMessage": "something went wrong with {name}",
+        "messagePattern": "something went wrong with (.+?)",
+        "errorClass": "ValueError",
+        "filePath": "src/lib/core.py",
+        "lineNumber": 10,
+        "schemaVersion": 2,
+    }
+    record.update(overrides)
+    return record
+
+
+@pytest.fixture
+def write_jsonl(tmp_path: Path) -> Callable[..., Path]:
+    """Write records (dicts) as a JSON Lines file and return its path."""
+
+    def write(records: list[dict[str, Any]], name: str = "records.jsonl") -> Path:
+        path = tmp_path / name
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        return path
+
+    return write

@@ -1,0 +1,78 @@
+"""The record model: every field of the JSON form, checked types, extra fields kept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from records.model import Record, RecordEnvelope
+from tests.conftest import TEST_SEEDS, make_record
+
+JSON_SEED = TEST_SEEDS / "004_623ec91ff61f1452.txt"
+WIRE_FIELDS = {
+    "id", "repo", "slug", "errorCode", "errorMessage", "messagePattern", "errorType", "errorClass",
+    "httpStatus", "severity", "filePath", "lineNumber", "sourceCode", "sourceCodeStart", "sourceCodeEnd",
+    "githubUrl", "documentation", "triggerScenarios", "commonSituations", "solutions", "exampleFix",
+    "handlingStrategy", "validationCode", "typeGuard", "tryCatchPattern", "preventionTips", "tags",
+    "backgroundTag", "analyzedSha", "analyzedAt", "schemaVersion",
+}  # fmt: skip
+
+
+def test_seed_envelope_round_trips_every_field() -> None:
+    raw = json.loads(JSON_SEED.read_text())
+    envelope = RecordEnvelope.model_validate(raw)
+    wire = envelope.record.to_wire()
+    assert envelope.dataset_version == "2026-08-15T22:17:37.221Z"
+    assert set(wire) >= WIRE_FIELDS
+    for name in WIRE_FIELDS:
+        assert wire[name] == raw["record"][name], name
+
+
+def test_unknown_fields_are_kept_for_export() -> None:
+    record = Record.model_validate(make_record(futureField={"nested": [1, 2]}))
+    assert record.to_wire()["futureField"] == {"nested": [1, 2]}
+    assert record.extra_fields == {"futureField": {"nested": [1, 2]}}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"lineNumber": "abc"}, "lineNumber"),
+        ({"lineNumber": "12"}, "lineNumber"),  # strict: a string is not a line number
+        ({"solutions": "one"}, "solutions"),
+        ({"tags": [1, 2]}, "tags.0"),
+        ({"errorMessage": ""}, "errorMessage"),
+        ({"id": "has space"}, "id"),
+        ({"schemaVersion": 99}, "schemaVersion"),
+        ({"httpStatus": 4.5}, "httpStatus"),
+    ],
+)
+def test_wrong_types_are_rejected(overrides: dict[str, object], field: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        Record.model_validate(make_record(**overrides))
+    locations = {".".join(str(p) for p in e["loc"]) for e in info.value.errors()}
+    assert field in locations
+
+
+@pytest.mark.parametrize("missing", ["id", "errorMessage"])
+def test_required_fields(missing: str) -> None:
+    data = make_record()
+    del data[missing]
+    with pytest.raises(ValidationError):
+        Record.model_validate(data)
+
+
+def test_validation_error_never_echoes_the_value() -> None:
+    secret = "hf_" + "A" * 34
+    with pytest.raises(ValidationError) as info:
+        Record.model_validate(make_record(lineNumber=secret))
+    assert secret not in str(info.value)
+
+
+def test_content_hash_changes_with_content_only() -> None:
+    a = Record.model_validate(make_record())
+    b = Record.model_validate(make_record())
+    c = Record.model_validate(make_record(lineNumber=11))
+    assert a.content_hash() == b.content_hash() != c.content_hash()

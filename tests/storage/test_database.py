@@ -1,0 +1,84 @@
+"""Opening the database: pragmas, migrations, refusing newer or corrupt files, serialized writers."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import migrations
+from storage.database import Database
+from storage.errors import DatabaseCorrupt, DatabaseTooNew
+
+
+async def test_fresh_database_has_pragmas_and_latest_schema(db: Database) -> None:
+    assert await db.schema_version() == migrations.latest_version()
+    async with db.reader.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone()) == ("wal",)
+    async with db.transaction() as conn, conn.execute("PRAGMA synchronous") as cur:
+        assert (await cur.fetchone()) == (2,)  # FULL
+    async with db.reader.execute("PRAGMA busy_timeout") as cur:
+        row = await cur.fetchone()
+        assert row is not None and row[0] > 0
+
+
+async def test_reopening_applies_nothing(tmp_path: Path) -> None:
+    first = await Database.open(tmp_path / "t.db")
+    await first.close()
+    second = await Database.open(tmp_path / "t.db")
+    try:
+        assert await second.migrate() == []
+    finally:
+        await second.close()
+
+
+async def test_newer_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    before = path.read_bytes()
+    with pytest.raises(DatabaseTooNew, match=r"future\.db: database schema version 999 is newer"):
+        await Database.open(path)
+    assert path.read_bytes() == before
+
+
+async def test_corrupt_file_is_named_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(b"this is not a database" * 100)
+    before = path.read_bytes()
+    with pytest.raises(DatabaseCorrupt, match=r"corrupt\.db: not a SQLite database"):
+        await Database.open(path)
+    assert path.read_bytes() == before
+
+
+async def test_failed_transaction_rolls_back(db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO import_runs (started_at, finished_at, source, added, updated, unchanged, "
+                "rejected) VALUES ('a', 'b', 'c', 0, 0, 0, 0)"
+            )
+            raise RuntimeError("boom")
+    async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
+        assert (await cur.fetchone()) == (0,)
+
+
+async def test_concurrent_writers_do_not_interleave(db: Database) -> None:
+    order: list[str] = []
+
+    async def writer(name: str) -> None:
+        async with db.transaction() as conn:
+            order.append(f"{name}-begin")
+            await asyncio.sleep(0.01)
+            await conn.execute(
+                "INSERT INTO import_runs (started_at, finished_at, source, added, updated, unchanged, "
+                "rejected) VALUES ('a', 'b', ?, 0, 0, 0, 0)",
+                (name,),
+            )
+            order.append(f"{name}-end")
+
+    await asyncio.gather(*(writer(f"w{i}") for i in range(5)))
+    for i in range(0, len(order), 2):
+        assert order[i].split("-")[0] == order[i + 1].split("-")[0]
