@@ -1,0 +1,1 @@
+"""A fixture package for the miner tests (read as source, never imported)."""
