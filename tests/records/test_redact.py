@@ -1,0 +1,238 @@
+"""Tests for records.redact: a generated corpus of secrets and look-alikes, and invariants."""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from records.redact import PERSONAL_KINDS, Finding, marker, redact
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "redaction"
+
+
+def _load(name: str) -> list[dict[str, Any]]:
+    with (CORPUS / name).open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+POSITIVES = _load("positives.jsonl")
+LOOKALIKES = _load("lookalikes.jsonl")
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("redaction_corpus", CORPUS / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- the corpus ---------------------------------------------------------------------------------
+
+
+def test_corpus_is_large_and_varied() -> None:
+    assert len(POSITIVES) >= 150
+    assert len({row["kind"] for row in POSITIVES}) >= 12
+    assert len({row["context"] for row in POSITIVES}) >= 10
+    assert len(LOOKALIKES) >= 30
+
+
+def test_corpus_files_match_their_generator() -> None:
+    generator = _generator()
+    assert generator.build_positives() == POSITIVES
+    assert generator.build_lookalikes() == LOOKALIKES
+
+
+def test_corpus_credentials_are_marked_fake() -> None:
+    credentials = [row for row in POSITIVES if row["kind"] not in PERSONAL_KINDS]
+    assert all("fake" in row["secret"].lower() for row in credentials)
+
+
+@pytest.mark.parametrize(
+    "row", POSITIVES, ids=[f"{i}-{row['kind']}-{row['context']}" for i, row in enumerate(POSITIVES)]
+)
+def test_secret_is_removed_and_reported_as_its_kind(row: dict[str, str]) -> None:
+    result = redact(row["text"])
+    where = row["text"].index(row["secret"])
+    covering = [f for f in result.findings if f.start <= where < f.end]
+    assert row["secret"] not in result.text
+    assert [f.kind for f in covering] == [row["kind"]]
+    assert result.has_live_secret == (row["kind"] not in PERSONAL_KINDS)
+
+
+@pytest.mark.parametrize("row", LOOKALIKES, ids=[row["why"] for row in LOOKALIKES])
+def test_lookalike_is_left_alone(row: dict[str, str]) -> None:
+    result = redact(row["text"])
+    assert result.findings == ()
+    assert result.text == row["text"]
+
+
+# --- behaviour ----------------------------------------------------------------------------------
+
+HF = "hf_FAKEaBcDeFgHiJkLmNoPqRsTuVwXyZ0123"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('File "/home/alice/x.py"', 'File "/home/<user>/x.py"'),
+        ("/Users/bob/Library/x.py", "/Users/<user>/Library/x.py"),
+        (r"C:\Users\carol\AppData\x.py", r"C:\Users\<user>\AppData\x.py"),
+        ("C:/Users/dave/x.py", "C:/Users/<user>/x.py"),
+        (r"'C:\\Users\\erin\\x.py'", r"'C:\\Users\\<user>\\x.py'"),
+        (r"C:\Users\John Smith\Desktop", r"C:\Users\<user>\Desktop"),
+        ("cwd=/home/frank", "cwd=/home/<user>"),
+    ],
+)
+def test_home_directories_keep_their_shape(text: str, expected: str) -> None:
+    result = redact(text)
+    assert result.text == expected
+    assert not result.has_live_secret
+
+
+def test_url_credentials_keep_scheme_and_host() -> None:
+    assert (
+        redact("postgres://app:s3cretpw@db:5432/x").text == "postgres://[REDACTED:url_credentials]@db:5432/x"
+    )
+
+
+def test_token_inside_url_credentials_merges_into_one_finding() -> None:
+    text = f"https://x-access-token:{HF}@huggingface.co/repo"
+    result = redact(text)
+    assert result.text == "https://[REDACTED:huggingface_token]@huggingface.co/repo"
+    assert result.findings == (Finding("huggingface_token", 8, 8 + len("x-access-token:") + len(HF)),)
+
+
+def test_labelled_token_is_reported_as_the_specific_kind() -> None:
+    result = redact(f'HF_TOKEN="{HF}"')
+    assert result.text == 'HF_TOKEN="[REDACTED:huggingface_token]"'
+    assert [f.kind for f in result.findings] == ["huggingface_token"]
+
+
+def test_findings_point_into_the_original_text() -> None:
+    text = f"mail alice@example.com then {HF} end"
+    result = redact(text)
+    assert [text[f.start : f.end] for f in result.findings] == ["alice@example.com", HF]
+
+
+def test_personal_data_alone_is_not_a_live_secret() -> None:
+    result = redact("from alice@example.com in /home/alice/x")
+    assert {f.kind for f in result.findings} == {"email", "home_user"}
+    assert not result.has_live_secret
+
+
+def test_cut_off_private_key_is_redacted_to_the_end_of_its_body() -> None:
+    text = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4FAKEbody0123\nabc"
+    assert redact(text).text == "[REDACTED:private_key]"
+
+
+def test_redacted_text_has_no_findings() -> None:
+    text = f"https://u:pw123456@h/ {HF} /home/alice/ a@b.com token={HF}"
+    assert redact(redact(text).text).findings == ()
+
+
+def test_lone_surrogates_do_not_raise() -> None:
+    text = f"\ud800 {HF} \udfff"
+    assert redact(text).text == "\ud800 [REDACTED:huggingface_token] \udfff"
+
+
+def test_marker_names_the_kind() -> None:
+    assert marker("jwt") == "[REDACTED:jwt]"
+    assert marker("home_user") == "<user>"
+
+
+@pytest.mark.parametrize("fragment", ["hf_", "eyJ", "@", "-----BEGIN PRIVATE KEY-----", "a:b@", "/home/"])
+def test_hostile_input_is_fast(fragment: str) -> None:
+    # A backtracking engine takes seconds to hours here; RE2 takes milliseconds. The bound is loose
+    # so that a slow CI machine does not fail it.
+    text = fragment * (200_000 // len(fragment))
+    began = time.perf_counter()
+    redact(text)
+    assert time.perf_counter() - began < 2.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=10**16, max_value=10**20 - 1), st.sampled_from([27, 38]))
+def test_discord_tokens_of_every_id_length_are_found(user_id: int, tail: int) -> None:
+    first = base64.urlsafe_b64encode(str(user_id).encode()).decode().rstrip("=")
+    token = f"{first}.GhIjKl.{'FAKE0' * 8}"[: len(first) + 8 + tail]
+    result = redact(f"client.run('{token}')")
+    assert [f.kind for f in result.findings] == ["discord_token"]
+    assert token not in result.text
+
+
+# --- invariants ---------------------------------------------------------------------------------
+
+_FRAGMENTS = [
+    HF,
+    "hf_",
+    "sk-",
+    "sk-proj-",
+    "ghp_",
+    "AKIA",
+    "AIza",
+    "xoxb-",
+    "eyJ",
+    "eyJhbGciOiJIUzI1NiJ9.",
+    ".",
+    "MTIzNDU2Nzg5MDEyMzQ1Njc4",
+    "-----BEGIN PRIVATE KEY-----",
+    "-----END PRIVATE KEY-----",
+    "@",
+    ":",
+    "://",
+    "https://",
+    "user:pw@",
+    "/home/",
+    "/Users/",
+    "C:\\Users\\",
+    "\\\\",
+    "/",
+    "token=",
+    "password: ",
+    "Bearer ",
+    "mailto:",
+    "[REDACTED:jwt]",
+    "<user>",
+    " ",
+    "\n",
+    "'",
+    '"',
+    "x",
+    "7",
+    "_",
+    "-",
+    "é",
+    "\ud800",
+]
+texts = st.one_of(
+    st.text(),
+    st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=4)), max_size=40).map("".join),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts)
+def test_redact_is_idempotent(text: str) -> None:
+    once = redact(text).text
+    assert redact(once).text == once
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts)
+def test_findings_are_ordered_disjoint_and_bound_the_output(text: str) -> None:
+    result = redact(text)
+    ends = [0]
+    for finding in result.findings:
+        assert ends[-1] <= finding.start < finding.end <= len(text)
+        ends.append(finding.end)
+    assert len(result.text) <= len(text) + sum(len(marker(f.kind)) for f in result.findings)
