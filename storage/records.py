@@ -9,6 +9,7 @@ from typing import Any
 
 import aiosqlite
 
+from records.matching.index import IndexEntry
 from records.model import Record
 from records.versions import version_key
 from storage.database import Database
@@ -93,6 +94,37 @@ class RecordRepository:
         """Yield every record, ordered by id."""
         async for data, _ in self.iter_wire():
             yield Record.model_validate_json(data)
+
+    async def index_entries(self, *, updated_since: str | None = None) -> AsyncIterator[IndexEntry]:
+        """Yield what the matching index needs of each record (optionally only those changed since)."""
+        sql = (
+            "SELECT id, error_message, error_class, message_pattern, file_path, line_number, repo, origin, "
+            "library_version FROM records"
+        )
+        params: tuple[str, ...] = ()
+        if updated_since is not None:
+            # >= and not >: a record written in the same millisecond as the watermark must not be missed;
+            # the caller skips entries it already has.
+            sql += " WHERE updated_at >= ?"
+            params = (updated_since,)
+        async with self._db.reader.execute(sql, params) as cursor:
+            async for row in cursor:
+                yield IndexEntry(
+                    id=row[0],
+                    error_message=row[1],
+                    error_class=row[2],
+                    message_pattern=row[3],
+                    file_path=row[4],
+                    line_number=row[5],
+                    repo=row[6],
+                    curated=row[7] != "mined",
+                    library_version=row[8],
+                )
+
+    async def last_update(self) -> str | None:
+        """Return the newest ``updated_at`` of any record (a watermark for reloading the index)."""
+        rows = await self._fetch("SELECT max(updated_at) FROM records", ())
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def count(self) -> int:
         """Return the number of records."""

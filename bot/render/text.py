@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from records.model import Record
+
+if TYPE_CHECKING:
+    from bot.engine import Answer
 
 
 def location(record: Record) -> str | None:
@@ -51,3 +56,22 @@ def _section(parts: list[str], title: str, body: str | None) -> None:
 
 def _indent(text: str) -> str:
     return "\n".join(f"  {line}" if line else "" for line in text.split("\n"))
+
+
+def answer_text(answer: Answer) -> str:
+    """Return the answer to a paste as a person reads it in a terminal."""
+    result = answer.result
+    if result.status == "not_an_error":
+        return "That does not look like an error."
+    if result.status == "unmatched":
+        return "That looks like an error, but no record explains it yet."
+    best = result.matches[0]
+    if result.status == "ambiguous":
+        lines = ["Several records could explain this error; the closest are:"]
+        lines += [f"  {m.id}  {m.score:5.1f}  {m.error_class or 'Error'}: {m.error_message[:80]}" for m in result.matches]
+        return "\n".join(lines)
+    record = answer.record(best.id)
+    body = record_text(record) if record else f"{best.error_class}: {best.error_message}"
+    where = f"{best.file_path}:{best.line_number}" if best.file_path else "unknown"
+    versions = f" (raised in versions {', '.join(best.versions)})" if best.versions else ""
+    return f"{body}\n\nMatched with score {best.score:.0f}/100 at {where}{versions}: {'; '.join(best.why)}."

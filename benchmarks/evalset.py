@@ -1,0 +1,67 @@
+"""Build the labelled evaluation set from the shipped records (``python -m benchmarks.evalset``).
+
+Writes ``tests/data/eval/generated.jsonl``: pastes generated from records (placeholders filled with
+realistic values, wrapped in the formats people paste), each labelled with the record it must get.
+A paste with no frames cannot tell apart records whose message is the same text raised in different
+files, so such a paste accepts any of them (``accept``): the reply shows the right explanation either
+way. Hand-written cases live beside it in ``hard.jsonl``, ``chat.jsonl`` and ``foreign.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from benchmarks.pastes import FORMATS, render_message
+from records.matching.template import parse_template
+from records.model import Record
+from records.reader import LoadedRecord, read_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "records" / "data"
+EVAL_DIR = ROOT / "tests" / "data" / "eval"
+FRAMELESS = {"inline", "final_line"}
+
+
+def shipped_records() -> list[Record]:
+    """Read every shipped record file (seeds and mined sets)."""
+    return [item.record for item in read_paths([DATA]) if isinstance(item, LoadedRecord)]
+
+
+def _literal_key(record: Record) -> str:
+    return "\x00".join(s.strip() for s in parse_template(record.error_message).segments)
+
+
+def generate(records: list[Record], count: int, seed: int = 20261129) -> list[dict[str, object]]:
+    """Return ``count`` labelled pastes drawn from ``records``."""
+    rng = random.Random(seed)
+    same_text: dict[str, list[str]] = defaultdict(list)
+    for record in records:
+        same_text[_literal_key(record)].append(record.id)
+    usable = [r for r in records if parse_template(r.error_message).literal_chars >= 12]
+    chosen = rng.sample(usable, min(count, len(usable)))
+    pastes = []
+    for number, record in enumerate(chosen):
+        kind = rng.choice(sorted(FORMATS))
+        message = render_message(record.error_message, rng)
+        text = FORMATS[kind](record.error_class or "Exception", message, record.file_path, record.line_number, rng)
+        accept = same_text[_literal_key(record)] if kind in FRAMELESS else [record.id]
+        pastes.append({"id": f"gen-{number:04d}", "kind": kind, "text": text, "expect": record.id, "accept": accept})
+    return pastes
+
+
+def main() -> None:
+    """Regenerate ``generated.jsonl`` (count from argv, default 400)."""
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+    pastes = generate(shipped_records(), count)
+    EVAL_DIR.mkdir(parents=True, exist_ok=True)
+    out = EVAL_DIR / "generated.jsonl"
+    out.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pastes), encoding="utf-8")
+    print(f"wrote {len(pastes)} pastes to {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""Evidence that a pasted error is a given record, each piece scored on its own.
+
+The pieces are combined in :mod:`records.matching.matcher`; keeping them apart makes each one easy to
+test and lets the ``why`` of a match say which evidence carried it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, utils
+
+from records.matching.index import IndexEntry
+from records.matching.patterns import derived_pattern, pattern_evidence
+from records.matching.template import Template, segments_in_order
+
+# Old names Python keeps as aliases of OSError; a record may say either.
+CLASS_ALIASES = {"EnvironmentError": "OSError", "IOError": "OSError", "WindowsError": "OSError"}
+# Messages are compared up to this length: rapidfuzz is quadratic and a message longer than this is
+# a dump (a tensor repr, a config), not more evidence.
+MAX_COMPARED_CHARS = 2000
+# Below this many literal characters a template says little (e.g. "Invalid {x}").
+SPECIFIC_CHARS = 28
+LINE_TOLERANCE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class FrameHint:
+    """The frames of a paste, as the matcher needs them."""
+
+    package_paths: tuple[str, ...]  # innermost last; path relative to site-packages, or the raw path
+    raising_line: int | None
+    libraries: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Each piece of evidence for one record, in [−1, 1]."""
+
+    text: float
+    pattern: float
+    segments: float
+    fuzzy: float
+    explained: float
+    error_class: float
+    frame: float
+    repo: float
+    same_line: bool
+
+    def reasons(self, entry: IndexEntry) -> list[str]:
+        """Say in words which evidence counted."""
+        why: list[str] = []
+        if self.pattern >= 1.0:
+            why.append("pattern matches the whole message")
+        elif self.pattern > 0:
+            why.append("pattern matches inside the message")
+        why.append(f"{round(self.segments * 100)}% of the template's literal text found in order")
+        if self.error_class > 0:
+            why.append(f"class {entry.error_class} agrees")
+        elif self.error_class < 0:
+            why.append(f"class differs from {entry.error_class}")
+        if self.frame >= 1.0:
+            why.append(f"raising frame is {entry.file_path}")
+        elif self.frame > 0:
+            why.append(f"a frame is in {entry.file_path}")
+        elif self.frame < 0:
+            why.append("frames point to another file of the library")
+        if self.same_line:
+            why.append(f"line {entry.line_number} agrees")
+        return why
+
+
+def short_class(name: str | None) -> str | None:
+    """Return the last dotted part of a class name, with old aliases resolved."""
+    if not name:
+        return None
+    last = name.rsplit(".", 1)[-1].strip()
+    return CLASS_ALIASES.get(last, last)
+
+
+def class_evidence(pasted: str | None, recorded: str | None) -> float:
+    """1 when the classes agree, −1 when they differ, 0 when either is unknown."""
+    a, b = short_class(pasted), short_class(recorded)
+    if a is None or b is None:
+        return 0.0
+    return 1.0 if a == b else -1.0
+
+
+def path_agrees(frame_path: str, file_path: str) -> bool:
+    """Whether a frame's path and a record's repository path name the same file."""
+    frame_path = frame_path.lstrip("./")
+    return file_path.endswith("/" + frame_path) or frame_path.endswith("/" + file_path) or frame_path == file_path
+
+
+def frame_evidence(hint: FrameHint | None, entry: IndexEntry) -> float:
+    """1 when the raising frame is the record's file, 0.5 for another frame, −0.5 against, else 0."""
+    if hint is None or not hint.package_paths or not entry.file_path:
+        return 0.0
+    if path_agrees(hint.package_paths[-1], entry.file_path):
+        return 1.0
+    if any(path_agrees(p, entry.file_path) for p in hint.package_paths):
+        return 0.5
+    library = _library_of(entry)
+    # The paste shows the library's own frames, and none of them is this record's file.
+    return -0.5 if library and library in hint.libraries else 0.0
+
+
+def _library_of(entry: IndexEntry) -> str | None:
+    if entry.repo and "/" in entry.repo:
+        return entry.repo.rsplit("/", 1)[-1].lower()
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class TextEvidence:
+    """How well a message reads as one template (computed once per template)."""
+
+    text: float
+    pattern: float
+    segments: float
+    fuzzy: float
+    explained: float  # share of the message that is the template's literal text (specificity)
+
+
+def text_evidence(template: Template, pattern: str | None, message: str) -> TextEvidence:
+    """Score a message against a template: its pattern, its literal parts in order, and fuzzy text."""
+    message = message[:MAX_COMPARED_CHARS]
+    # A record without a pattern (the page form has none) gets one from its template; patterns are
+    # case-sensitive, which tells "Assisted decoding..." from "assisted decoding..." apart.
+    pattern_score = pattern_evidence(pattern or derived_pattern(template.segments), message)
+    segments = segments_in_order(template.segments, message)
+    fuzzy = (
+        fuzz.token_sort_ratio(template.literal, message, processor=utils.default_process, score_cutoff=30) / 100
+    )
+    text = 0.45 * pattern_score + 0.40 * segments + 0.15 * fuzzy
+    if segments < 1.0:
+        text *= segments  # missing literal text is worse than it looks: the penalty is squared
+    specificity = min(1.0, template.literal_chars / SPECIFIC_CHARS)
+    explained = min(1.0, template.literal_chars / max(1, len(message.strip())))
+    return TextEvidence(text * (0.6 + 0.4 * specificity), pattern_score, segments, fuzzy, explained)
+
+
+def gather(entry: IndexEntry, text: TextEvidence, error_class: str | None, hint: FrameHint | None) -> Evidence:
+    """Add one record's own evidence (class, frames, repository, line) to its template's text evidence."""
+    library = _library_of(entry)
+    return Evidence(
+        text=text.text,
+        pattern=text.pattern,
+        segments=text.segments,
+        fuzzy=text.fuzzy,
+        explained=text.explained,
+        error_class=class_evidence(error_class, entry.error_class),
+        frame=frame_evidence(hint, entry),
+        repo=1.0 if hint and library and library in hint.libraries else 0.0,
+        same_line=_same_line(hint, entry),
+    )
+
+
+def _same_line(hint: FrameHint | None, entry: IndexEntry) -> bool:
+    """Whether the raising frame's line is this record's raise line (the version that raised it).
+
+    Python reports a multi-line ``raise`` at its first or its message line, so a line or two apart
+    still counts.
+    """
+    if hint is None or hint.raising_line is None or entry.line_number is None or not entry.file_path:
+        return False
+    if not hint.package_paths or not path_agrees(hint.package_paths[-1], entry.file_path):
+        return False
+    return abs(hint.raising_line - entry.line_number) <= LINE_TOLERANCE

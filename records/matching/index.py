@@ -1,0 +1,202 @@
+"""Candidate generation without scanning every record: an inverted index over rare template words.
+
+Records are grouped by their message template (the same text raised in several files or versions
+is one template with several members). Each template is posted under the few rarest words of its
+literal parts (rarity counted over all templates). A query looks up the words of the pasted message
+and ranks the templates whose rare words it contains; only those few dozen are scored exactly, and
+the paste's frames then choose among each template's members. Because templates are posted under
+rare words only, posting lists stay short even at a million records.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from records.matching.template import Template, literal_words, message_words, parse_template
+
+WORDS_PER_TEMPLATE = 6
+# A word posted for more templates than this says little about which one a paste is (too common).
+MAX_POSTING = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """What the matcher needs of one record (a small slice of it, kept in memory)."""
+
+    id: str
+    error_message: str
+    error_class: str | None = None
+    message_pattern: str | None = None
+    file_path: str | None = None
+    line_number: int | None = None
+    repo: str | None = None
+    curated: bool = True
+    library_version: str | None = None
+    # An example (a paste a maintainer linked in triage) stands for the record it was linked to.
+    alias_of: str | None = None
+
+    @property
+    def record_id(self) -> str:
+        """The record this entry answers with."""
+        return self.alias_of or self.id
+
+
+@dataclass(slots=True)
+class TemplateGroup:
+    """One message template and every record that raises it."""
+
+    text: str
+    template: Template
+    members: list[IndexEntry] = field(default_factory=list)
+    posted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A template whose rare words the paste contains, and what share of their weight it contains."""
+
+    group: TemplateGroup
+    coverage: float
+
+
+def intern_entry(entry: IndexEntry) -> IndexEntry:
+    """Share repeated strings (classes, paths, repos, versions) between entries to save memory."""
+    return IndexEntry(
+        id=entry.id,
+        error_message=sys.intern(entry.error_message),
+        error_class=_intern(entry.error_class),
+        message_pattern=entry.message_pattern,
+        file_path=_intern(entry.file_path),
+        line_number=entry.line_number,
+        repo=_intern(entry.repo),
+        curated=entry.curated,
+        library_version=_intern(entry.library_version),
+        alias_of=entry.alias_of,
+    )
+
+
+def _intern(value: str | None) -> str | None:
+    return sys.intern(value) if value is not None else None
+
+
+class MatchIndex:
+    """Templates in memory, posted under their rarest literal words."""
+
+    def __init__(self) -> None:
+        self._groups: list[TemplateGroup | None] = []
+        self._group_of_text: dict[str, int] = {}
+        self._group_of_id: dict[str, int] = {}
+        self._postings: dict[str, array[int]] = {}
+        self._df: Counter[str] = Counter()
+
+    @classmethod
+    def build(cls, entries: Iterable[IndexEntry]) -> MatchIndex:
+        """Build an index (two passes: gather templates and count word rarity, then post them)."""
+        index = cls()
+        words_of: list[frozenset[str]] = []
+        for entry in entries:
+            slot = index._attach(intern_entry(entry))
+            if slot == len(words_of):
+                group = index._groups[slot]
+                assert group is not None
+                words = frozenset(literal_words(group.template))
+                words_of.append(words)
+                index._df.update(words)
+        for slot, words in enumerate(words_of):
+            index._post(slot, words)
+        return index
+
+    def __len__(self) -> int:
+        return len(self._group_of_id)
+
+    @property
+    def template_count(self) -> int:
+        """How many distinct templates are indexed."""
+        return len(self._group_of_text)
+
+    def get(self, record_id: str) -> IndexEntry | None:
+        """Return the entry of a record id, or None."""
+        slot = self._group_of_id.get(record_id)
+        group = self._groups[slot] if slot is not None else None
+        if group is None:
+            return None
+        return next((m for m in group.members if m.id == record_id), None)
+
+    def upsert(self, entries: Sequence[IndexEntry]) -> None:
+        """Add new records and replace changed ones (used when an import lands while running)."""
+        for raw in entries:
+            entry = intern_entry(raw)
+            self.remove(entry.id)
+            known = entry.error_message in self._group_of_text
+            slot = self._attach(entry)
+            if not known:
+                group = self._groups[slot]
+                assert group is not None
+                words = frozenset(literal_words(group.template))
+                self._df.update(words)
+                self._post(slot, words)
+
+    def remove(self, record_id: str) -> None:
+        """Drop a record; drop its template too when no other record raises it."""
+        slot = self._group_of_id.pop(record_id, None)
+        group = self._groups[slot] if slot is not None else None
+        if slot is None or group is None:
+            return
+        group.members = [m for m in group.members if m.id != record_id]
+        if group.members:
+            return
+        for word in group.posted:
+            self._postings[word].remove(slot)
+        self._df.subtract(literal_words(group.template))
+        del self._group_of_text[group.text]
+        self._groups[slot] = None
+
+    def candidates(self, message: str, limit: int = 40) -> list[Candidate]:
+        """Return up to ``limit`` templates whose rare words the message contains, best covered first."""
+        gained: dict[int, float] = {}
+        for word in message_words(message):
+            slots = self._postings.get(word)
+            if slots is None or len(slots) > MAX_POSTING:
+                continue
+            weight = self._weight(word)
+            for slot in slots:
+                gained[slot] = gained.get(slot, 0.0) + weight
+        ranked = sorted(((got / self._posted_weight(s), s) for s, got in gained.items()), reverse=True)
+        result: list[Candidate] = []
+        for coverage, slot in ranked[:limit]:
+            group = self._groups[slot]
+            if group is not None:
+                result.append(Candidate(group, min(coverage, 1.0)))
+        return result
+
+    def _attach(self, entry: IndexEntry) -> int:
+        """Put an entry in its template's group (creating the group); return the group's slot."""
+        slot = self._group_of_text.get(entry.error_message)
+        if slot is None:
+            slot = len(self._groups)
+            self._groups.append(TemplateGroup(entry.error_message, parse_template(entry.error_message)))
+            self._group_of_text[entry.error_message] = slot
+        group = self._groups[slot]
+        assert group is not None
+        group.members.append(entry)
+        self._group_of_id[entry.id] = slot
+        return slot
+
+    def _post(self, slot: int, words: frozenset[str]) -> None:
+        group = self._groups[slot]
+        assert group is not None
+        group.posted = tuple(sorted(words, key=lambda w: (self._df[w], -len(w), w))[:WORDS_PER_TEMPLATE])
+        for word in group.posted:
+            self._postings.setdefault(sys.intern(word), array("I")).append(slot)
+
+    def _weight(self, word: str) -> float:
+        return math.log(1 + len(self._group_of_text) / (1 + self._df[word]))
+
+    def _posted_weight(self, slot: int) -> float:
+        group = self._groups[slot]
+        return (sum(self._weight(w) for w in group.posted) if group else 0.0) or 1.0

@@ -1,0 +1,248 @@
+"""From pasted text to the record that explains it, and how sure we are.
+
+``Matcher.match(text)`` extracts the errors in the paste, asks the index for a few dozen candidate
+records, scores each on every piece of evidence, folds records of the same raise site (a curated
+record and the versions it was mined from) into one answer, and decides the status:
+
+- ``matched``: one answer, confident;
+- ``ambiguous``: several answers close together (the same message raised in several files and no
+  frame to decide), best first;
+- ``unmatched``: the paste is an error but no record is good enough (it goes to triage);
+- ``not_an_error``: ordinary chat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rapidfuzz import fuzz, utils
+
+from records.extract import ExtractedError, Extraction, extract
+from records.matching.evidence import Evidence, FrameHint, TextEvidence, gather, text_evidence
+from records.matching.index import Candidate, IndexEntry, MatchIndex
+from records.matching.template import group_key
+from records.versions import version_key
+
+Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
+CANDIDATES = 40
+MAX_QUERY_CHARS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Score cut-offs (0-100). Chosen on the evaluation set; see ``benchmarks/evaluate.py``.
+
+    ``matched`` needs the best answer at or above ``matched`` and at least ``margin`` ahead of the
+    next; anything at or above ``ambiguous`` is offered as a choice. A paste with no exception class
+    and no traceback (kind ``candidate``) only counts when its text evidence alone is near certain.
+    """
+
+    matched: float = 62.0
+    ambiguous: float = 45.0
+    margin: float = 6.0
+    classless_text: float = 0.9
+
+
+# Weights of the evidence in the combined score; they add up to 1. Line agreement says which version
+# raised it; "explained" (how much of the message is the template's own text) breaks ties between
+# templates that both fit, in favour of the more specific one.
+W_TEXT, W_CLASS, W_FRAME, W_REPO, W_LINE, W_EXPLAINED = 0.70, 0.12, 0.12, 0.02, 0.02, 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One answer: the record to show, its score and why."""
+
+    id: str
+    score: float
+    error_class: str | None
+    error_message: str
+    file_path: str | None
+    line_number: int | None
+    location_id: str
+    versions: tuple[str, ...]
+    why: tuple[str, ...]
+    member_ids: tuple[str, ...] = ()
+    rank: float = 0.0  # unclamped score used for ordering; not shown
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The outcome of matching one paste."""
+
+    status: Status
+    matches: tuple[Match, ...]
+    extraction: Extraction
+    error: ExtractedError | None = None  # the extracted error the answer is for
+
+    @property
+    def best(self) -> Match | None:
+        """The best answer, if any."""
+        return self.matches[0] if self.matches else None
+
+
+@dataclass
+class _Scored:
+    entry: IndexEntry
+    score: float  # 0-100, shown
+    rank: float  # unclamped, orders answers whose shown score is the same (e.g. both 100)
+    evidence: Evidence
+
+
+@dataclass
+class _Group:
+    members: list[_Scored] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return max(m.score for m in self.members)
+
+    @property
+    def rank(self) -> float:
+        return max(m.rank for m in self.members)
+
+
+class Matcher:
+    """Matches pasted text against an index of records."""
+
+    def __init__(self, index: MatchIndex, thresholds: Thresholds | None = None) -> None:
+        self.index = index
+        self.thresholds = thresholds or Thresholds()
+
+    def match(self, text: str) -> MatchResult:
+        """Return the status and the best answers for a paste."""
+        extraction = extract(text)
+        if extraction.primary is None:
+            return MatchResult("not_an_error", (), extraction)
+        ordered = [extraction.primary, *(e for e in extraction.errors if e is not extraction.primary)]
+        fallback: MatchResult | None = None
+        for error in ordered:
+            result = self._match_error(error, extraction)
+            if result.status == "matched":
+                return result
+            if fallback is None or _rank(result.status) > _rank(fallback.status):
+                fallback = result
+        assert fallback is not None
+        return fallback
+
+    def score_error(self, error: ExtractedError, libraries: frozenset[str]) -> list[Match]:
+        """Return every answer for one extracted error, best first (no status decision)."""
+        hint = _hint(error, libraries)
+        groups: dict[str, _Group] = {}
+        for candidate in self.index.candidates(error.message, CANDIDATES):
+            for item in self._score_template(candidate, error, hint):
+                key = group_key(item.entry.repo, item.entry.file_path, item.entry.error_message)
+                groups.setdefault(key, _Group()).members.append(item)
+        answers = _one_per_record(_answer(group) for group in groups.values())
+        answers.sort(key=lambda m: (-m.rank, m.id))
+        return answers
+
+    def search(self, query: str, limit: int = 25) -> list[Match]:
+        """Return the records whose message best fits free text (``/search``), best first."""
+        query = query.strip()[:MAX_QUERY_CHARS]
+        sites: dict[str, list[IndexEntry]] = {}
+        scores: dict[str, float] = {}
+        for candidate in self.index.candidates(query, limit * 4):
+            # A query is a fragment: rank by how much of it the template holds, and by index coverage.
+            text = fuzz.partial_token_set_ratio(
+                query, candidate.group.template.literal, processor=utils.default_process, score_cutoff=0
+            )
+            for member in candidate.group.members:
+                key = group_key(member.repo, member.file_path, member.error_message)
+                sites.setdefault(key, []).append(member)
+                scores[key] = round(text * (0.5 + 0.5 * candidate.coverage), 1)
+        found = [_search_match(members, scores[key]) for key, members in sites.items()]
+        return sorted(_one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
+
+    def _match_error(self, error: ExtractedError, extraction: Extraction) -> MatchResult:
+        answers = self.score_error(error, frozenset(extraction.libraries))
+        status, shown = self._decide(error, extraction, answers)
+        return MatchResult(status, tuple(shown), extraction, error)
+
+    def _decide(self, error: ExtractedError, extraction: Extraction, answers: list[Match]) -> tuple[Status, list[Match]]:
+        limits = self.thresholds
+        no_answer: Status = "unmatched" if extraction.is_error else "not_an_error"
+        if not answers:
+            return no_answer, []
+        best = answers[0]
+        if error.error_class is None and not error.frames and best.score < limits.classless_text * 100 * W_TEXT:
+            return no_answer, []
+        close = [a for a in answers if a.score >= limits.ambiguous and best.rank - a.rank < limits.margin]
+        if best.score >= limits.matched and len(close) == 1:
+            return "matched", [best]
+        if best.score >= limits.ambiguous:
+            return "ambiguous", close[:5]
+        return no_answer, []
+
+    def _score_template(self, candidate: Candidate, error: ExtractedError, hint: FrameHint | None) -> list[_Scored]:
+        group = candidate.group
+        pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
+        text = text_evidence(group.template, pattern, error.message)
+        return [_score(member, text, error, hint) for member in group.members]
+
+
+def _score(entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None) -> _Scored:
+    evidence = gather(entry, text, error.error_class, hint)
+    raw = W_TEXT * evidence.text + W_CLASS * evidence.error_class + W_FRAME * evidence.frame
+    raw += W_REPO * evidence.repo + W_LINE * evidence.same_line + W_EXPLAINED * evidence.explained
+    return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence)
+
+
+def _search_match(members: list[IndexEntry], score: float) -> Match:
+    """One search hit per raise site: the curated record if any, else the newest version."""
+    mined = sorted((m for m in members if not m.curated), key=lambda m: version_key(m.library_version))
+    shown = next((m for m in members if m.curated), None) or mined[-1]
+    located = mined[-1] if mined else shown
+    return Match(
+        id=shown.record_id, score=score, error_class=shown.error_class, error_message=shown.error_message,
+        file_path=located.file_path, line_number=located.line_number, location_id=located.record_id,
+        versions=tuple(dict.fromkeys(m.library_version for m in reversed(mined) if m.library_version)),
+        why=("words of the query",), member_ids=tuple(dict.fromkeys(m.record_id for m in members)), rank=score,
+    )  # fmt: skip
+
+
+def _rank(status: Status) -> int:
+    return {"not_an_error": 0, "unmatched": 1, "ambiguous": 2, "matched": 3}[status]
+
+
+def _hint(error: ExtractedError, libraries: frozenset[str]) -> FrameHint | None:
+    if not error.frames:
+        return None if not libraries else FrameHint((), None, libraries)
+    paths = tuple(f.package_path or f.path for f in error.frames)
+    return FrameHint(paths, error.frames[-1].line, libraries | {f.library for f in error.frames if f.library})
+
+
+def _one_per_record(answers: Iterable[Match]) -> list[Match]:
+    """Keep the best answer per record: a linked example and its record are one answer, not two."""
+    best: dict[str, Match] = {}
+    for answer in answers:
+        if answer.id not in best or answer.rank > best[answer.id].rank:
+            best[answer.id] = answer
+    return list(best.values())
+
+
+def _answer(group: _Group) -> Match:
+    """Fold one raise site's records: curated text first, location from the frame's or newest version."""
+    members = group.members
+    curated = [m for m in members if m.entry.curated]
+    mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.entry.library_version))
+    shown = curated[0] if curated else mined[-1]
+    same_line = [m for m in members if m.evidence.same_line]
+    located = same_line[0] if same_line else (mined[-1] if mined else shown)
+    best = max(members, key=lambda m: m.rank)
+    versions = tuple(dict.fromkeys(m.entry.library_version for m in reversed(mined) if m.entry.library_version))
+    return Match(
+        id=shown.entry.record_id,
+        score=best.score,
+        error_class=shown.entry.error_class,
+        error_message=shown.entry.error_message,
+        file_path=located.entry.file_path,
+        line_number=located.entry.line_number,
+        location_id=located.entry.record_id,
+        versions=versions,
+        why=tuple(best.evidence.reasons(best.entry)),
+        member_ids=tuple(dict.fromkeys(m.entry.record_id for m in members)),
+        rank=best.rank,
+    )

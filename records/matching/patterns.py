@@ -1,0 +1,82 @@
+"""Stored ``messagePattern`` regexes, run only on a linear-time engine (RE2).
+
+Patterns are data from record files. Python's ``re`` backtracks and can take minutes on a crafted
+``(.+?) (.+?) (.+?) failed`` against 1 KB of text; RE2 guarantees time linear in the input. A pattern
+RE2 cannot compile (back-references, look-around) is reported at import, and the record still
+matches by its template text through the literal-segment matcher.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import re2
+
+# RE2 programs are bounded in memory; a pattern needing more is refused rather than slowing us down.
+_MAX_PROGRAM_BYTES = 1 << 20
+MAX_PATTERN_CHARS = 4000
+
+
+def _options() -> Any:
+    options = re2.Options()
+    options.max_mem = _MAX_PROGRAM_BYTES
+    options.log_errors = False  # our caller reports the problem; RE2 must not print to stderr
+    options.dot_nl = True  # placeholder values often span lines (shapes, reprs)
+    return options
+
+
+@dataclass(frozen=True, slots=True)
+class PatternCheck:
+    """Whether a pattern can run on RE2, and why not."""
+
+    usable: bool
+    problem: str | None = None
+
+
+def check_pattern(pattern: str) -> PatternCheck:
+    """Return whether ``pattern`` compiles on the linear-time engine."""
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return PatternCheck(False, f"longer than {MAX_PATTERN_CHARS} characters")
+    try:
+        re2.compile(pattern, _options())
+    except re2.error as exc:
+        return PatternCheck(False, f"not supported by the linear-time engine ({_reason(exc)})")
+    return PatternCheck(True)
+
+
+@lru_cache(maxsize=65_536)
+def compiled(pattern: str) -> Any | None:
+    """Return the compiled RE2 program for ``pattern``, or None when RE2 refuses it (cached)."""
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return None
+    try:
+        return re2.compile(pattern, _options())
+    except re2.error:
+        return None
+
+
+def pattern_evidence(pattern: str | None, message: str) -> float:
+    """Return 1.0 when the pattern matches the whole message, 0.8 when it matches inside it, else 0."""
+    if not pattern:
+        return 0.0
+    program = compiled(pattern)
+    if program is None:
+        return 0.0
+    if program.fullmatch(message.strip()) is not None:
+        return 1.0
+    return 0.8 if program.search(message) is not None else 0.0
+
+
+def _reason(exc: Exception) -> str:
+    text = exc.args[0] if exc.args else exc
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return str(text).split(":", 1)[0]
+
+
+@lru_cache(maxsize=65_536)
+def derived_pattern(segments: tuple[str, ...]) -> str:
+    """Build a pattern from a template's literal segments: escaped literals, lazy groups for holes."""
+    return "(.+?)".join(re2.escape(segment) for segment in segments)

@@ -1,0 +1,142 @@
+"""Message templates: the literal parts of a record's ``errorMessage`` and the holes between them.
+
+A template such as ``"expected {n} calls to {type(model).__name__}.forward()"`` has literal segments
+``["expected ", " calls to ", ".forward()"]`` and two placeholders. Regex-style holes ``(.+?)`` in a
+``messagePattern`` are treated the same way, so either field yields segments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Project-written, linear patterns over record text (no nested quantifiers).
+_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+_SPACE = re.compile(r"\s+")
+STOPWORDS = frozenset(
+    "the and for not but was are with this that from have has had been can cannot should would could "
+    "which when while into onto than then there their its you your use using used got get make sure "
+    "please only must may might also any all one two per via our out off set see".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A message template split into literal segments."""
+
+    segments: tuple[str, ...]
+    holes: int
+
+    @property
+    def literal(self) -> str:
+        """The literal text with every hole collapsed to one space."""
+        return " ".join(s.strip() for s in self.segments if s.strip())
+
+    @property
+    def literal_chars(self) -> int:
+        """How many literal characters the template has (its specificity)."""
+        return sum(len(s.strip()) for s in self.segments)
+
+
+def parse_template(text: str) -> Template:
+    """Split a ``{placeholder}`` template into literal segments (``{{``/``}}`` are literal braces)."""
+    segments: list[str] = []
+    current: list[str] = []
+    holes = 0
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char in "{}" and i + 1 < n and text[i + 1] == char:
+            current.append(char)
+            i += 2
+        elif char == "{":
+            segments.append("".join(current))
+            current = []
+            holes += 1
+            i = _skip_placeholder(text, i)
+        else:
+            current.append(char)
+            i += 1
+    segments.append("".join(current))
+    return Template(tuple(segments), holes)
+
+
+def _skip_placeholder(text: str, start: int) -> int:
+    """Return the index after the placeholder opening at ``start`` (nested braces balanced)."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(text)  # unclosed: the rest is the placeholder
+
+
+def template_from_pattern(pattern: str) -> Template:
+    """Split a simple ``messagePattern`` on its groups; escaped characters become literal."""
+    segments: list[str] = []
+    current: list[str] = []
+    holes = 0
+    i, n = 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == "\\" and i + 1 < n:
+            current.append(pattern[i + 1])
+            i += 2
+        elif char == "(":
+            end = pattern.find(")", i)
+            segments.append("".join(current))
+            current = []
+            holes += 1
+            i = n if end < 0 else end + 1
+            if i < n and pattern[i] in "?*+":
+                i += 1
+        elif char in "^$":
+            i += 1
+        else:
+            current.append(char)
+            i += 1
+    segments.append("".join(current))
+    return Template(tuple(segments), holes)
+
+
+def literal_words(template: Template) -> set[str]:
+    """Return the distinctive lowercase words of the template's literal parts."""
+    words: set[str] = set()
+    for segment in template.segments:
+        words.update(w for w in _WORD.findall(segment.lower()) if w not in STOPWORDS)
+    return words
+
+
+def message_words(text: str) -> set[str]:
+    """Return the lowercase words of a pasted message, as ``literal_words`` sees templates."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+
+
+def group_key(repo: str | None, file_path: str | None, message: str) -> str:
+    """Return the key that says two records describe the same raise site (any version, any origin)."""
+    template = parse_template(message)
+    literal = _SPACE.sub(" ", "\x00".join(s.strip() for s in template.segments)).strip()
+    return f"{repo or ''}|{file_path or ''}|{literal}"
+
+
+def segments_in_order(segments: tuple[str, ...], text: str) -> float:
+    """Return the share of literal characters found in order in ``text`` (linear: ``str.find`` only).
+
+    Whitespace is normalised first because pasted messages are often re-wrapped.
+    """
+    haystack = _SPACE.sub(" ", text).lower()
+    total = found = 0
+    position = 0
+    for segment in segments:
+        needle = _SPACE.sub(" ", segment).strip().lower()
+        if not needle:
+            continue
+        total += len(needle)
+        hit = haystack.find(needle, position)
+        if hit >= 0:
+            found += len(needle)
+            position = hit + len(needle)
+    return found / total if total else 0.0
