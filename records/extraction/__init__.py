@@ -1,0 +1,20 @@
+"""Extraction: from arbitrary chat text to every Python error occurrence in it.
+
+The parts, in the order a paste meets them:
+
+- ``clean``: ``clean_paste`` strips ANSI codes, invisible characters and Discord markdown.
+- ``scan``: jumps between anchor lines and hands each to a reader:
+  ``traceback`` (CPython, IPython, rich), ``pytest_output``, or the single-line readers in ``scan``,
+  all built on the one-line recognisers in ``lines``.
+- ``candidates``: message-like text without a class, only when nothing structured was found.
+- ``versions``: library versions the paste prints.
+- ``extractor``: ``extract`` ties these together and picks the primary error.
+
+Everything here is pure: no Discord, no SQL, no I/O.
+"""
+
+from records.extraction.clean import clean_paste
+from records.extraction.extractor import MAX_PASTE_CHARS, extract
+from records.extraction.model import ExtractedError, Extraction, Frame
+
+__all__ = ["MAX_PASTE_CHARS", "ExtractedError", "Extraction", "Frame", "clean_paste", "extract"]

@@ -1,0 +1,140 @@
+"""Turn a Discord message into plain text: no terminal colours, no invisible characters, no markdown.
+
+The steps run in an order chosen so that no later step can create what an earlier one removed, which
+is what makes ``clean_paste`` idempotent: deletions of characters come first, then fences (each
+replaced by a newline, so nothing on either side can join), then inline code, then quotes (which only
+remove a line's start).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Complete escape sequences: CSI (colours, cursor moves), OSC (titles, hyperlinks, terminated by BEL
+# or ST) and the short two- and three-character forms. Each part is a run of one character class.
+_ANSI_RE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b\n]{0,2048}(?:\x07|\x1b\\)"
+    r"|\x1b[()][0-9A-Za-z]"
+    r"|\x1b[@-Z\\-_]"
+)
+
+# Colour codes whose ESC was lost on the way (Colab and some web terminals): "[0;31m".
+_BARE_SGR_RE = re.compile(r"\[[0-9;]{1,20}m")
+_SGR_MAX = 22  # '[' + 20 parameter characters + 'm'
+
+_INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
+_QUOTE_PREFIX_RE = re.compile(r"^(?:>>> |> )+", re.MULTILINE)
+_EMPTY_QUOTE_RE = re.compile(r"^(?:>>>|>)$", re.MULTILINE)
+
+
+# Control characters except tab and newline (ESC too: whole sequences were removed before), then
+# zero-width and invisible formatting characters, then bidi marks, embeddings and isolates.
+_INVISIBLE_RE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u2069\ufeff]"
+)
+_ODD_SPACE_RE = re.compile("[\u00a0\u2000-\u200a\u202f\u3000]")
+_LINE_SEPARATOR_RE = re.compile("[\u2028\u2029]")
+# For ASCII text (most pastes) a translation table is several times faster than the regexes.
+_ASCII_CONTROLS: dict[int, None] = dict.fromkeys((*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
+_FENCE = "```"
+_FENCE_TAG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+#.-")
+_FENCE_TAG_MAX = 20
+
+
+def clean_paste(text: str) -> str:
+    """Strip ANSI codes, invisible characters and Discord markdown from ``text``; idempotent."""
+    return _clean(text, unwrap_inline=True)
+
+
+def clean_for_extraction(text: str) -> str:
+    """Clean like ``clean_paste`` but keep inline code spans, whose edges bound quoted errors."""
+    return _clean(text, unwrap_inline=False)
+
+
+def _clean(text: str, *, unwrap_inline: bool) -> str:
+    """Run the cleaning steps in their fixed order."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _ANSI_RE.sub("", text)
+    text = _drop_invisible(text)
+    text = _strip_bare_sgr(text)
+    text = _unwrap_fences(text)
+    if unwrap_inline:
+        text = _unwrap_inline_code(text)
+        # Unwrapping can join "[0" and "m": remove colour codes formed that way too.
+        text = _strip_bare_sgr(text)
+    return _strip_quotes(text)
+
+
+def _drop_invisible(text: str) -> str:
+    """Delete control and invisible characters; turn odd spaces and line separators plain."""
+    if text.isascii():
+        return text.translate(_ASCII_CONTROLS)
+    text = _INVISIBLE_RE.sub("", text)
+    text = _ODD_SPACE_RE.sub(" ", text)
+    return _LINE_SEPARATOR_RE.sub("\n", text)
+
+
+def _strip_bare_sgr(text: str) -> str:
+    """Remove ESC-less colour codes until none is left, nested ones ("[[0m0m") included."""
+    if "[" not in text:
+        return text
+    text = _BARE_SGR_RE.sub("", text)
+    if _BARE_SGR_RE.search(text) is None:
+        return text
+    return _strip_bare_sgr_stackwise(text)
+
+
+def _strip_bare_sgr_stackwise(text: str) -> str:
+    """Remove codes with a stack, so that codes formed by a removal go too (only nested input)."""
+    out: list[str] = []
+    for char in text:
+        out.append(char)
+        if char == "m":
+            _pop_code(out)
+    return "".join(out)
+
+
+def _pop_code(out: list[str]) -> None:
+    """Pop a '[digits;m' code off the end of ``out`` when there is one."""
+    k = len(out) - 2
+    stop = max(-1, len(out) - _SGR_MAX - 1)
+    while k > stop and out[k] in "0123456789;":
+        k -= 1
+    if k > stop and out[k] == "[" and k < len(out) - 2:
+        del out[k:]
+
+
+def _unwrap_fences(text: str) -> str:
+    """Replace every ``` (and an opening fence's language tag) with a newline."""
+    if _FENCE not in text:
+        return text
+    parts = text.split(_FENCE)
+    for k in range(1, len(parts), 2):  # odd parts follow an opening fence
+        tag, newline, rest = parts[k].partition("\n")
+        if newline and len(tag) <= _FENCE_TAG_MAX and _FENCE_TAG_CHARS.issuperset(tag):
+            parts[k] = rest
+    return "\n".join(parts)
+
+
+def _unwrap_inline_code(text: str) -> str:
+    """Drop the backticks of inline code spans that hold a phrase (identifiers keep theirs)."""
+    if "`" not in text:
+        return text
+    return _INLINE_CODE_RE.sub(_unwrap_span, text)
+
+
+def _unwrap_span(match: re.Match[str]) -> str:
+    """Return a span's text without backticks when it contains whitespace, else the span unchanged."""
+    span = match.group(0)
+    inner = span[1:-1]
+    return inner if (" " in inner or "\t" in inner) else span
+
+
+def _strip_quotes(text: str) -> str:
+    """Remove Discord quote markers ('> ', '>>> ') from the start of lines."""
+    if ">" not in text:
+        return text
+    text = _QUOTE_PREFIX_RE.sub("", text)
+    return _EMPTY_QUOTE_RE.sub("", text)

@@ -1,0 +1,144 @@
+"""Read a whole paste: cap it, clean it, split interleaved ranks, scan, then rank what was found."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from records.extraction.candidates import find_candidates
+from records.extraction.clean import clean_for_extraction
+from records.extraction.common import Located
+from records.extraction.model import (
+    KIND_CANDIDATE,
+    KIND_EXCEPTION_LINE,
+    KIND_INLINE,
+    KIND_LOG,
+    KIND_PYTEST,
+    KIND_TRACEBACK,
+    ExtractedError,
+    Extraction,
+)
+from records.extraction.pytest_output import summary_covers
+from records.extraction.scan import scan
+from records.extraction.versions import find_versions
+
+log = logging.getLogger(__name__)
+
+# Why 64,000: Discord messages stop at 4,000 characters and longer pastes arrive as message.txt
+# attachments; a full torchrun traceback from eight ranks is ~40 KB. Beyond that a paste is a log
+# dump, and its tail (where Python prints the final exception) is what matters, so the tail is kept.
+MAX_PASTE_CHARS = 64_000
+# Why 2,000 lines: each line read costs a few microseconds at worst, and a real traceback, even eight
+# interleaved torchrun ranks of one, fits in a few hundred; a paste of more lines is a log dump.
+MAX_PASTE_LINES = 2_000
+MAX_ERRORS = 50  # errors reported per paste: the primary and the others nearest the end
+
+# torchrun, and accelerate's --tee, prefix every line of each worker's output with its rank.
+_RANK_PREFIX_RE = re.compile(r"^\[(?:rank|default)\d{1,6}\]: ?", re.MULTILINE)
+
+# Python 3.11's ExceptionGroup tracebacks draw each sub-exception inside a '|' margin.
+_GROUP_HEADER = "Exception Group Traceback (most recent call last)"
+_GROUP_MARGIN_RE = re.compile(r"^ {0,40}(?:\| ?){1,20}", re.MULTILINE)
+
+_TIERS = {KIND_TRACEBACK: 4, KIND_PYTEST: 4, KIND_LOG: 3, KIND_EXCEPTION_LINE: 3, KIND_INLINE: 1}
+# Launchers re-raise a worker's failure as their own; the worker's error is the one to explain.
+_WRAPPER_CLASSES = frozenset({"ChildFailedError", "CalledProcessError"})
+
+
+def extract(text: str) -> Extraction:
+    """Find every Python error occurrence in pasted chat text and pick the one to explain."""
+    truncated = len(text) > MAX_PASTE_CHARS
+    if truncated:
+        text = text[-MAX_PASTE_CHARS:]
+    cleaned = clean_for_extraction(text)
+    tail, cut = _last_lines(cleaned)
+    found = _dedupe(_scan_streams(_flatten_exception_groups(tail)))
+    primary = _choose_primary(found)
+    if primary is None:
+        candidates = find_candidates(text, tail)
+        errors = tuple(candidates[:MAX_ERRORS])
+        primary = errors[0] if errors else None
+    else:
+        errors = _ordered(found, primary)
+    libraries = sorted({frame.library for error in errors for frame in error.frames if frame.library})
+    log.debug("extracted %d errors from %d characters", len(errors), len(text))
+    return Extraction(
+        errors=errors,
+        primary=primary,
+        is_error=any(error.kind != KIND_CANDIDATE for error in errors),
+        libraries=tuple(libraries),
+        versions=find_versions(cleaned),
+        truncated=truncated or cut,
+    )
+
+
+def _last_lines(text: str) -> tuple[str, bool]:
+    """Keep the last MAX_PASTE_LINES lines of ``text``; tell whether any were dropped."""
+    parts = text.rsplit("\n", MAX_PASTE_LINES)
+    if len(parts) <= MAX_PASTE_LINES:
+        return text, False
+    return "\n".join(parts[1:]), True
+
+
+def _flatten_exception_groups(text: str) -> str:
+    """Remove the '| ' margins of an ExceptionGroup traceback, so its parts read as plain ones."""
+    if _GROUP_HEADER not in text:
+        return text
+    return _GROUP_MARGIN_RE.sub("", text)
+
+
+def _scan_streams(text: str) -> list[Located]:
+    """Scan ``text``, first splitting interleaved rank-prefixed output into one stream per rank."""
+    if _RANK_PREFIX_RE.search(text) is None:
+        return scan(text)
+    streams: dict[str, tuple[list[str], list[int]]] = {}
+    for number, line in enumerate(text.split("\n")):
+        prefix = _RANK_PREFIX_RE.match(line)
+        key = prefix.group(0).strip() if prefix else ""
+        lines, origins = streams.setdefault(key, ([], []))
+        lines.append(line[prefix.end() :] if prefix else line)
+        origins.append(number)
+    found: list[Located] = []
+    for lines, origins in streams.values():
+        found.extend((origins[index], error) for index, error in scan("\n".join(lines)))
+    return sorted(found, key=lambda item: item[0])
+
+
+def _dedupe(found: list[Located]) -> list[Located]:
+    """Drop repeats: identical errors (one per rank) and frameless mentions of a full traceback."""
+    seen: set[ExtractedError] = set()
+    unique: list[Located] = []
+    for index, error in found:
+        if error not in seen:
+            seen.add(error)
+            unique.append((index, error))
+    full = [error for _, error in unique if error.frames]
+    return [(index, error) for index, error in unique if error.frames or not _covered(error, full)]
+
+
+def _covered(error: ExtractedError, full: list[ExtractedError]) -> bool:
+    """Tell whether a frameless error repeats one that has frames."""
+    return error.error_class is not None and any(summary_covers(error, other) for other in full)
+
+
+def _choose_primary(found: list[Located]) -> ExtractedError | None:
+    """Pick the error to explain: strongest evidence, then not a launcher wrapper, then the last."""
+    if not found:
+        return None
+    return max(found, key=_priority)[1]
+
+
+def _priority(item: Located) -> tuple[int, bool, bool, int]:
+    """Rank an error for primary choice (higher is better)."""
+    index, error = item
+    tier = _TIERS.get(error.kind, 0)
+    if tier == 4 and error.error_class is None and not error.message:
+        tier = 2  # a traceback cut off before its last line
+    last = (error.error_class or "").rpartition(".")[2]
+    return tier, last not in _WRAPPER_CLASSES, not last.endswith("Warning"), index
+
+
+def _ordered(found: list[Located], primary: ExtractedError) -> tuple[ExtractedError, ...]:
+    """Return the primary first, then the other errors in text order, capped at MAX_ERRORS."""
+    others = [error for _, error in found if error is not primary]
+    return (primary, *others[-(MAX_ERRORS - 1) :])
