@@ -16,6 +16,7 @@ from pathlib import Path
 import aiosqlite
 
 from records.errors import RecordFileError, RecordProblem, TracebotError
+from records.matching.patterns import check_pattern
 from records.model import Record
 from records.reader import DEFAULT_MAX_FILE_BYTES, LoadedRecord, expand_paths, read_file
 from storage.database import Database
@@ -41,6 +42,7 @@ class _FileCounts:
     updated: int = 0
     unchanged: int = 0
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     dataset_version: str | None = None
     new_ids: list[str] = field(default_factory=list)  # ids this file introduced to `seen`
 
@@ -68,6 +70,7 @@ async def import_paths(
             updated=totals.updated,
             unchanged=totals.unchanged,
             problems=totals.problems,
+            warnings=totals.warnings,
             dataset_version=totals.dataset_version,
         )
         report.run_id = await repo.add_import_run(conn, _run_row(report, started))
@@ -108,6 +111,7 @@ async def _import_file(
             if isinstance(item, RecordProblem):
                 _reject(counts, str(item), strict)
             elif _first_occurrence(item, counts, seen, strict):
+                _check_pattern(item, counts)
                 batch.append(item)
             if len(batch) >= BATCH_SIZE:
                 await _write_batch(conn, repo, batch, counts)
@@ -122,6 +126,17 @@ async def _import_file(
         return
     await conn.execute("RELEASE import_file")
     _merge(totals, counts)
+
+
+def _check_pattern(item: LoadedRecord, counts: _FileCounts) -> None:
+    pattern = item.record.message_pattern
+    if not pattern:
+        return
+    check = check_pattern(pattern)
+    if not check.usable:
+        counts.warnings.append(
+            f"{item.location}: messagePattern: {check.problem}; the record matches by its template text instead"
+        )
 
 
 def _first_occurrence(item: LoadedRecord, counts: _FileCounts, seen: dict[str, str], strict: bool) -> bool:
@@ -166,6 +181,7 @@ def _merge(totals: _FileCounts, counts: _FileCounts) -> None:
     totals.updated += counts.updated
     totals.unchanged += counts.unchanged
     totals.problems.extend(counts.problems)
+    totals.warnings.extend(counts.warnings)
     totals.dataset_version = counts.dataset_version or totals.dataset_version
 
 

@@ -64,6 +64,7 @@ class ImportReport(BaseModel):
     updated: int = 0
     unchanged: int = 0
     problems: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)  # imported, but something will not work as written
     dataset_version: str | None = None
     run_id: int | None = None
 

@@ -71,6 +71,32 @@ class RecordRepository:
                 found[record.id] = record
         return found
 
+    async def autocomplete(self, typed: str, limit: int = 25) -> list[RecordSummary]:
+        """Return records for typed text: exact id, exact slug, id and slug prefixes, then message text."""
+        text = typed.strip()
+        key, end = text.lower(), text.lower() + "\U0010ffff"
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        queries: list[tuple[str, tuple[Any, ...]]] = [
+            ("origin != 'mined' ORDER BY id", ()),
+            ("1 ORDER BY id", ()),
+        ]
+        if text:
+            queries = [
+                ("id = ?", (text,)),
+                ("slug = ?", (text,)),
+                ("id >= ? AND id < ?", (key, end)),
+                ("slug >= ? AND slug < ?", (key, end)),
+                ("error_message LIKE ? ESCAPE '\\'", (pattern,)),
+            ]
+        found: dict[str, RecordSummary] = {}
+        for where, params in queries:
+            sql = f"SELECT {_SUMMARY_COLUMNS} FROM records WHERE {where} LIMIT ?"
+            for row in await self._fetch(sql, (*params, limit)):
+                found.setdefault(row[0], _summary(row))
+            if len(found) >= limit:
+                break
+        return list(found.values())[:limit]
+
     async def summaries(self, *, repo: str | None = None, limit: int | None = None) -> list[RecordSummary]:
         """Return record summaries ordered by id, optionally for one repo."""
         sql = f"SELECT {_SUMMARY_COLUMNS} FROM records"

@@ -74,6 +74,8 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
 def _print_import(report: ImportReport) -> None:
     for problem in report.problems:
         print(f"rejected: {problem}", file=sys.stderr)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     summary = (
         f"{report.added} added, {report.updated} updated, {report.unchanged} unchanged, "
         f"{report.rejected} rejected"

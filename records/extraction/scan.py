@@ -45,6 +45,7 @@ MAX_ANCHORS = 600
 MAX_FOUND = 200
 _MAX_COLONS = 20  # ': ' occurrences examined per line when looking for an inline error
 _MAX_SPANS = 20  # inline code spans examined per line
+_SPAN_FOLLOWERS = frozenset(".,;:!?)]\"'")
 _QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")"}
 # Words before a class that show it is being discussed ("ValueError vs TypeError: which?"), not hit.
 _DISCUSSION_WORDS = frozenset({"vs", "vs.", "or", "and", "between", "catch", "catching", "except", "raise"})
@@ -181,13 +182,44 @@ def inline_errors(text: str) -> list[tuple[str, str]]:
     """Find 'Class: message' quoted in prose: in inline code spans, else once unquoted."""
     if "`" not in text:
         return _unquoted(text)
+    found = _quoted_with_inner_backticks(text)
+    if found:
+        return found
     parts = text.split("`", 2 * _MAX_SPANS + 1)
-    found: list[tuple[str, str]] = []
     for k in range(1, len(parts) - 1, 2):  # closed spans only
         split = split_exception_line(parts[k].strip(), strict=True)
         if split is not None and split[1]:
             found.append(split)
     return found or _unquoted(" ".join(parts[0::2]))
+
+
+def _quoted_with_inner_backticks(text: str) -> list[tuple[str, str]]:
+    """Read `Class: message` spans whose message itself holds backticks (transformers' often do).
+
+    A span opened before an exception class closes at the first backtick that leaves an even number of
+    backticks inside it and is followed by white space, punctuation or the end of the line.
+    """
+    ticks = [i for i, char in enumerate(text) if char == "`"][: 4 * _MAX_SPANS]
+    found: list[tuple[str, str]] = []
+    k = 0
+    while k < len(ticks) - 1:
+        close = _closing_tick(text, ticks, k)
+        inner = text[ticks[k] + 1 : ticks[close]] if close is not None else ""
+        split = split_exception_line(inner.strip(), strict=True) if "`" in inner else None
+        if split is not None and split[1]:
+            found.append(split)
+            k = close + 1 if close is not None else k + 1
+        else:
+            k += 1
+    return found
+
+
+def _closing_tick(text: str, ticks: list[int], start: int) -> int | None:
+    for j in range(start + 1, len(ticks), 2):  # an odd count of ticks between would leave one open
+        after = text[ticks[j] + 1 : ticks[j] + 2]
+        if (not after or after.isspace() or after in _SPAN_FOLLOWERS) and not text[ticks[j] - 1].isspace():
+            return j
+    return None
 
 
 def _unquoted(text: str) -> list[tuple[str, str]]:

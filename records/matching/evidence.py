@@ -127,8 +127,9 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
     message = message[:MAX_COMPARED_CHARS]
     # A record without a pattern (the page form has none) gets one from its template; patterns are
     # case-sensitive, which tells "Assisted decoding..." from "assisted decoding..." apart.
-    pattern_score = pattern_evidence(pattern or derived_pattern(template.segments), message)
     segments = segments_in_order(template.segments, message)
+    # Below half the literal text the pattern cannot match anyway; skip compiling it.
+    pattern_score = pattern_evidence(pattern or derived_pattern(template.segments), message) if segments >= 0.5 else 0.0
     fuzzy = (
         fuzz.token_sort_ratio(template.literal, message, processor=utils.default_process, score_cutoff=30) / 100
     )

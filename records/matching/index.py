@@ -10,6 +10,7 @@ rare words only, posting lists stay short even at a million records.
 
 from __future__ import annotations
 
+import heapq
 import math
 import sys
 from array import array
@@ -17,11 +18,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from records.matching.template import Template, literal_words, message_words, parse_template
+from records.matching.template import Template, literal_key, literal_words, message_words, parse_template
 
 WORDS_PER_TEMPLATE = 6
 # A word posted for more templates than this says little about which one a paste is (too common).
 MAX_POSTING = 50_000
+# Words are visited rarest first. Once candidates exist, a word posted for more templates than this
+# only adds weight to the candidates already found instead of walking its whole posting list.
+DENSE_POSTING = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,12 @@ class TemplateGroup:
     template: Template
     members: list[IndexEntry] = field(default_factory=list)
     posted: tuple[str, ...] = ()
+    posted_weight: float = 1.0  # sum of the posted words' weights when posted (coverage denominator)
+    key: str = ""  # the literal text, normalised: with repo and file it names a raise site
+
+    def site_key(self, entry: IndexEntry) -> str:
+        """Return the key of one member's raise site (same across versions and origins)."""
+        return f"{entry.repo or ''}|{entry.file_path or ''}|{self.key}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,28 +168,45 @@ class MatchIndex:
 
     def candidates(self, message: str, limit: int = 40) -> list[Candidate]:
         """Return up to ``limit`` templates whose rare words the message contains, best covered first."""
+        words = [w for w in message_words(message) if w in self._postings]
+        words.sort(key=lambda w: len(self._postings[w]))
         gained: dict[int, float] = {}
-        for word in message_words(message):
-            slots = self._postings.get(word)
-            if slots is None or len(slots) > MAX_POSTING:
-                continue
+        for word in words:
+            slots = self._postings[word]
+            if len(slots) > MAX_POSTING:
+                break  # sorted: every later word is as common
             weight = self._weight(word)
-            for slot in slots:
-                gained[slot] = gained.get(slot, 0.0) + weight
-        ranked = sorted(((got / self._posted_weight(s), s) for s, got in gained.items()), reverse=True)
+            if len(slots) > DENSE_POSTING and (gained or len(words) > 1 and word is not words[-1]):
+                # A common word never seeds candidates while a rarer one can: it only adds weight.
+                self._add_to_known(gained, word, weight)
+            else:
+                for slot in slots:
+                    gained[slot] = gained.get(slot, 0.0) + weight
+        best = heapq.nlargest(limit, gained.items(), key=lambda item: item[1] / self._denominator(item[0]))
         result: list[Candidate] = []
-        for coverage, slot in ranked[:limit]:
+        for slot, got in best:
             group = self._groups[slot]
             if group is not None:
-                result.append(Candidate(group, min(coverage, 1.0)))
+                result.append(Candidate(group, min(got / group.posted_weight, 1.0)))
         return result
+
+    def _add_to_known(self, gained: dict[int, float], word: str, weight: float) -> None:
+        for slot in gained:
+            group = self._groups[slot]
+            if group is not None and word in group.posted:
+                gained[slot] += weight
+
+    def _denominator(self, slot: int) -> float:
+        group = self._groups[slot]
+        return group.posted_weight if group is not None else 1.0
 
     def _attach(self, entry: IndexEntry) -> int:
         """Put an entry in its template's group (creating the group); return the group's slot."""
         slot = self._group_of_text.get(entry.error_message)
         if slot is None:
             slot = len(self._groups)
-            self._groups.append(TemplateGroup(entry.error_message, parse_template(entry.error_message)))
+            template = parse_template(entry.error_message)
+            self._groups.append(TemplateGroup(entry.error_message, template, key=literal_key(template)))
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
@@ -191,12 +218,10 @@ class MatchIndex:
         group = self._groups[slot]
         assert group is not None
         group.posted = tuple(sorted(words, key=lambda w: (self._df[w], -len(w), w))[:WORDS_PER_TEMPLATE])
+        group.posted_weight = sum(self._weight(w) for w in group.posted) or 1.0
         for word in group.posted:
             self._postings.setdefault(sys.intern(word), array("I")).append(slot)
 
     def _weight(self, word: str) -> float:
         return math.log(1 + len(self._group_of_text) / (1 + self._df[word]))
 
-    def _posted_weight(self, slot: int) -> float:
-        group = self._groups[slot]
-        return (sum(self._weight(w) for w in group.posted) if group else 0.0) or 1.0

@@ -21,13 +21,14 @@ from rapidfuzz import fuzz, utils
 
 from records.extract import ExtractedError, Extraction, extract
 from records.matching.evidence import Evidence, FrameHint, TextEvidence, gather, text_evidence
+from records.matching.generic import is_generic
 from records.matching.index import Candidate, IndexEntry, MatchIndex
-from records.matching.template import group_key
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
-CANDIDATES = 40
+CANDIDATES = 24
 MAX_QUERY_CHARS = 500
+GENERIC_TEXT_FACTOR = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,10 @@ class Thresholds:
 # Weights of the evidence in the combined score; they add up to 1. Line agreement says which version
 # raised it; "explained" (how much of the message is the template's own text) breaks ties between
 # templates that both fit, in favour of the more specific one.
-W_TEXT, W_CLASS, W_FRAME, W_REPO, W_LINE, W_EXPLAINED = 0.70, 0.12, 0.12, 0.02, 0.02, 0.02
+W_TEXT, W_CLASS, W_FRAME, W_REPO, W_LINE, W_EXPLAINED = 0.70, 0.12, 0.12, 0.02, 0.08, 0.02
+# transformers' modular_*.py files are the sources its modeling_*.py files are generated from; they
+# never run, so a paste's error comes from the generated copy whenever both raise the same message.
+MODULAR_PENALTY = 0.08
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +137,7 @@ class Matcher:
         groups: dict[str, _Group] = {}
         for candidate in self.index.candidates(error.message, CANDIDATES):
             for item in self._score_template(candidate, error, hint):
-                key = group_key(item.entry.repo, item.entry.file_path, item.entry.error_message)
-                groups.setdefault(key, _Group()).members.append(item)
+                groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = _one_per_record(_answer(group) for group in groups.values())
         answers.sort(key=lambda m: (-m.rank, m.id))
         return answers
@@ -150,7 +153,7 @@ class Matcher:
                 query, candidate.group.template.literal, processor=utils.default_process, score_cutoff=0
             )
             for member in candidate.group.members:
-                key = group_key(member.repo, member.file_path, member.error_message)
+                key = candidate.group.site_key(member)
                 sites.setdefault(key, []).append(member)
                 scores[key] = round(text * (0.5 + 0.5 * candidate.coverage), 1)
         found = [_search_match(members, scores[key]) for key, members in sites.items()]
@@ -180,13 +183,21 @@ class Matcher:
         group = candidate.group
         pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
         text = text_evidence(group.template, pattern, error.message)
-        return [_score(member, text, error, hint) for member in group.members]
+        generic = is_generic(group.template)
+        return [_score(member, text, error, hint, generic) for member in group.members]
 
 
-def _score(entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None) -> _Scored:
+def _score(
+    entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None, generic: bool
+) -> _Scored:
     evidence = gather(entry, text, error.error_class, hint)
-    raw = W_TEXT * evidence.text + W_CLASS * evidence.error_class + W_FRAME * evidence.frame
+    text_weight = W_TEXT
+    if generic and evidence.frame <= 0:
+        text_weight *= GENERIC_TEXT_FACTOR  # Python says this too: only a frame can make it ours
+    raw = text_weight * evidence.text + W_CLASS * evidence.error_class + W_FRAME * evidence.frame
     raw += W_REPO * evidence.repo + W_LINE * evidence.same_line + W_EXPLAINED * evidence.explained
+    if entry.file_path and "/modular_" in entry.file_path:
+        raw -= MODULAR_PENALTY
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence)
 
 

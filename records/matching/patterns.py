@@ -64,9 +64,12 @@ def pattern_evidence(pattern: str | None, message: str) -> float:
     program = compiled(pattern)
     if program is None:
         return 0.0
-    if program.fullmatch(message.strip()) is not None:
+    # Pastes are often re-wrapped (a terminal, a chat window): try the message with its white space
+    # collapsed too, since a template's single space may arrive as a line break.
+    candidates = (message.strip(), " ".join(message.split()))
+    if any(program.fullmatch(text) is not None for text in candidates):
         return 1.0
-    return 0.8 if program.search(message) is not None else 0.0
+    return 0.8 if any(program.search(text) is not None for text in candidates) else 0.0
 
 
 def _reason(exc: Exception) -> str:

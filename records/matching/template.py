@@ -115,11 +115,14 @@ def message_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
+def literal_key(template: Template) -> str:
+    """Return the template's literal parts, whitespace-normalised, as one comparable string."""
+    return _SPACE.sub(" ", "\x00".join(s.strip() for s in template.segments)).strip()
+
+
 def group_key(repo: str | None, file_path: str | None, message: str) -> str:
     """Return the key that says two records describe the same raise site (any version, any origin)."""
-    template = parse_template(message)
-    literal = _SPACE.sub(" ", "\x00".join(s.strip() for s in template.segments)).strip()
-    return f"{repo or ''}|{file_path or ''}|{literal}"
+    return f"{repo or ''}|{file_path or ''}|{literal_key(parse_template(message))}"
 
 
 def segments_in_order(segments: tuple[str, ...], text: str) -> float:

@@ -139,3 +139,15 @@ def _has_records_table(path: Path) -> bool:
             return conn.execute("PRAGMA user_version").fetchone()[0] >= 1
     except sqlite3.Error:
         return False
+
+
+async def test_pattern_the_linear_engine_cannot_run_is_reported_and_record_kept(
+    db: Database, write_jsonl: Callable[..., Path]
+) -> None:
+    path = write_jsonl([make_record(id="backref", messagePattern=r"(\w+) and \1 again")])
+    report = await import_paths(db, [path])
+    assert report.added == 1 and not report.problems
+    assert report.warnings == [
+        f"{path}:1: messagePattern: not supported by the linear-time engine (invalid escape sequence); "
+        "the record matches by its template text instead"
+    ]

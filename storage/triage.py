@@ -1,0 +1,472 @@
+"""The triage repository: every SQL statement about triage groups, samples, caps and examples.
+
+A group is one fingerprint: its count, when it was first and last seen, where (servers and
+channels), a few redacted samples, and its review status (new, linked to a record, or dismissed).
+Writes take one transaction each; per-user daily counters are checked in the same transaction that
+would add a group, so two pastes at once cannot slip past a cap.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Literal, TypeVar
+
+import aiosqlite
+from pydantic import BaseModel, Field
+
+from records.matching.index import IndexEntry
+from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
+from storage.database import Database
+
+Status = Literal["new", "linked", "dismissed"]
+STATUSES: tuple[Status, ...] = ("new", "linked", "dismissed")
+Outcome = Literal["logged", "user_limit", "group_limit"]
+_M = TypeVar("_M", bound=BaseModel)
+
+_GROUP_COLUMNS = (
+    "g.id, g.fingerprint, g.error_class, g.masked, g.count, g.not_helpful, g.first_seen, g.last_seen, "
+    "g.status, g.record_id, g.reason, g.reviewed_by, g.reviewed_at, g.libraries, g.last_jump_url, "
+    "(SELECT count(DISTINCT p.guild_id) FROM triage_places p WHERE p.group_id = g.id AND p.guild_id != 0), "
+    "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id)"
+)
+_UPDATE_GROUP = (
+    "UPDATE triage_groups SET count = count + 1, not_helpful = not_helpful + ?, last_seen = ?, "
+    "libraries = ?, last_jump_url = coalesce(?, last_jump_url) WHERE id = ?"
+)
+_UPSERT_PLACE = (
+    "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) VALUES (?, ?, ?, 1, ?) "
+    "ON CONFLICT (group_id, guild_id, channel_id) "
+    "DO UPDATE SET count = count + 1, last_seen = excluded.last_seen"
+)
+_INSERT_SAMPLE = (
+    "INSERT INTO triage_samples (group_id, created_at, source, guild_id, channel_id, author_id, "
+    "jump_url, record_id, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_TRIM_SAMPLES = (
+    "DELETE FROM triage_samples WHERE group_id = ? AND id NOT IN "
+    "(SELECT id FROM triage_samples WHERE group_id = ? ORDER BY id DESC LIMIT ?)"
+)
+_EXAMPLE_COLUMNS = (
+    "e.record_id, e.n, e.template, e.error_class, r.repo, r.file_path, r.line_number, r.origin, "
+    "r.library_version"
+)
+
+
+class TriageGroup(BaseModel):
+    """One fingerprint group, as maintainers review it."""
+
+    id: int
+    fingerprint: str
+    error_class: str
+    masked: str
+    count: int
+    not_helpful: int
+    first_seen: str
+    last_seen: str
+    status: Status
+    record_id: str | None
+    reason: str | None
+    reviewed_by: int | None
+    reviewed_at: str | None
+    libraries: dict[str, str | None] = Field(default_factory=dict)
+    last_jump_url: str | None
+    guilds: int = 0
+    channels: int = 0
+
+
+class TriageSample(BaseModel):
+    """One redacted sample of a group."""
+
+    id: int
+    created_at: str
+    source: str
+    guild_id: int | None
+    channel_id: int | None
+    jump_url: str | None
+    record_id: str | None
+    text: str
+
+
+class TriagePlace(BaseModel):
+    """A channel a group was seen in (``guild_id`` None for direct messages)."""
+
+    guild_id: int | None
+    channel_id: int
+    count: int
+    last_seen: str
+
+
+class TriageReport(BaseModel):
+    """A group with its samples (newest first) and the places it was seen."""
+
+    group: TriageGroup
+    samples: list[TriageSample] = Field(default_factory=list)
+    places: list[TriagePlace] = Field(default_factory=list)
+
+
+class Logged(BaseModel):
+    """What logging one paste did."""
+
+    outcome: Outcome
+    group: TriageGroup | None = None
+    new_group: bool = False
+    sample_stored: bool = False
+
+
+class Example(BaseModel):
+    """A linked group's message template, standing for its record in the matching index."""
+
+    record_id: str
+    n: int
+    template: str
+    error_class: str | None
+    repo: str | None = None
+    file_path: str | None = None
+    line_number: int | None = None
+    curated: bool = True
+    library_version: str | None = None
+
+    @property
+    def entry_id(self) -> str:
+        """The index entry id: ``<record_id>~ex<n>``."""
+        return example_id(self.record_id, self.n)
+
+    def index_entry(self) -> IndexEntry:
+        """Return the matching index entry that answers as the record."""
+        return IndexEntry(
+            id=self.entry_id,
+            error_message=self.template,
+            error_class=self.error_class,
+            file_path=self.file_path,
+            line_number=self.line_number,
+            repo=self.repo,
+            curated=self.curated,
+            library_version=self.library_version,
+            alias_of=self.record_id,
+        )
+
+
+class Review(BaseModel):
+    """A review action's result: the group after it, examples added and example ids removed."""
+
+    group: TriageGroup
+    added: list[Example] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+
+
+class Purged(BaseModel):
+    """What a retention purge deleted."""
+
+    samples: int
+    user_days: int
+
+
+def example_id(record_id: str, n: int) -> str:
+    """Return the index entry id of a record's n-th example."""
+    return f"{record_id}~ex{n}"
+
+
+class TriageRepository:
+    """Reads and writes triage groups, samples, places, per-user counters and examples."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def log(self, obs: Observation, origin: PasteOrigin, limits: TriageLimits, now: str) -> Logged:
+        """Count a paste in its group (creating it), keep a sample, and enforce the per-user caps."""
+        async with self._db.transaction() as conn:
+            pastes, made = await _user_day(conn, origin.author_id, now[:10])
+            if pastes >= limits.user_daily_pastes:
+                return Logged(outcome="user_limit")
+            group_id = await _group_id(conn, obs.key)
+            new = group_id is None
+            if group_id is None:
+                if made >= limits.user_daily_groups:
+                    await _bump_user(conn, origin.author_id, now[:10], new_group=False)
+                    return Logged(outcome="group_limit")
+                group_id = await _insert_group(conn, obs, now)
+            await _count_paste(conn, group_id, obs, origin, now)
+            stored = await _add_sample(
+                conn, group_id, obs=obs, origin=origin, now=now, cap=limits.samples_per_group
+            )
+            await _bump_user(conn, origin.author_id, now[:10], new_group=new)
+        return Logged(outcome="logged", group=await self.get(group_id), new_group=new, sample_stored=stored)
+
+    async def get(self, report_id: int) -> TriageGroup | None:
+        """Return one group, or None."""
+        rows = await self._fetch(f"SELECT {_GROUP_COLUMNS} FROM triage_groups g WHERE g.id = ?", (report_id,))
+        return _group(rows[0]) if rows else None
+
+    async def report(self, report_id: int) -> TriageReport | None:
+        """Return a group with its samples and places, or None."""
+        group = await self.get(report_id)
+        if group is None:
+            return None
+        samples = await self._fetch(
+            "SELECT id, created_at, source, guild_id, channel_id, jump_url, record_id, text "
+            "FROM triage_samples WHERE group_id = ? ORDER BY id DESC",
+            (report_id,),
+        )
+        places = await self._fetch(
+            "SELECT nullif(guild_id, 0), channel_id, count, last_seen FROM triage_places "
+            "WHERE group_id = ? ORDER BY count DESC, channel_id",
+            (report_id,),
+        )
+        return TriageReport(
+            group=group,
+            samples=[_model(TriageSample, row) for row in samples],
+            places=[_model(TriagePlace, row) for row in places],
+        )
+
+    async def groups(
+        self, *, status: Status | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[TriageGroup]:
+        """Return groups by count (highest first), optionally of one status, a page at a time."""
+        sql = f"SELECT {_GROUP_COLUMNS} FROM triage_groups g"
+        params: list[Any] = []
+        if status is not None:
+            sql += " WHERE g.status = ?"
+            params.append(status)
+        sql += " ORDER BY g.count DESC, g.id LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        return [_group(row) for row in await self._fetch(sql, params)]
+
+    async def count(self, status: Status | None = None) -> int:
+        """Return how many groups there are (of one status)."""
+        if status is None:
+            rows = await self._fetch("SELECT count(*) FROM triage_groups", ())
+        else:
+            rows = await self._fetch("SELECT count(*) FROM triage_groups WHERE status = ?", (status,))
+        return int(rows[0][0])
+
+    async def link(
+        self, report_id: int, record_id: str, templates: Sequence[str], reviewer: int | None, now: str
+    ) -> Review:
+        """Link a group to a record and make its templates examples of that record."""
+        async with self._db.transaction() as conn:
+            group = await _require_group(conn, report_id)
+            if not await _record_exists(conn, record_id):
+                raise UnknownRecord(record_id)
+            removed = await _remove_examples(conn, report_id, now)
+            kept = [
+                await _add_example(
+                    conn, report_id, record_id=record_id, template=t, error_class=group[1], now=now
+                )
+                for t in templates
+            ]
+            await _set_status(
+                conn, report_id, status="linked", record_id=record_id, reason=None, reviewer=reviewer, now=now
+            )
+        examples = await self._examples(kept)
+        added = {e.entry_id for e in examples}
+        return Review(group=await self._get(report_id), added=examples, removed=sorted(set(removed) - added))
+
+    async def dismiss(self, report_id: int, reason: str | None, reviewer: int | None, now: str) -> Review:
+        """Dismiss a group (with a reason); drop its examples if it was linked."""
+        return await self._review(report_id, "dismissed", reason, reviewer, now)
+
+    async def reopen(self, report_id: int, reviewer: int | None, now: str) -> Review:
+        """Put a group back to new; drop its examples if it was linked."""
+        return await self._review(report_id, "new", None, reviewer, now)
+
+    async def purge(self, samples_before: str, days_before: str) -> Purged:
+        """Delete samples older than a time and per-user counters older than a day; counts stay."""
+        async with self._db.transaction() as conn:
+            samples = await conn.execute("DELETE FROM triage_samples WHERE created_at < ?", (samples_before,))
+            days = await conn.execute("DELETE FROM triage_user_days WHERE day < ?", (days_before,))
+            return Purged(samples=max(0, samples.rowcount), user_days=max(0, days.rowcount))
+
+    async def example_entries(self) -> AsyncIterator[IndexEntry]:
+        """Yield the index entries of every active example (linked groups' templates)."""
+        sql = (
+            f"SELECT {_EXAMPLE_COLUMNS} FROM triage_examples e JOIN records r ON r.id = e.record_id "
+            "WHERE e.removed_at IS NULL"
+        )
+        async with self._db.reader.execute(sql) as cursor:
+            async for row in cursor:
+                yield _example(tuple(row)).index_entry()
+
+    async def removed_example_ids(self) -> list[str]:
+        """Return the index entry ids of examples dropped by a dismiss or a reopen."""
+        rows = await self._fetch("SELECT record_id, n FROM triage_examples WHERE removed_at IS NOT NULL", ())
+        return [example_id(str(rid), int(n)) for rid, n in rows]
+
+    async def _review(
+        self, report_id: int, status: Status, reason: str | None, reviewer: int | None, now: str
+    ) -> Review:
+        async with self._db.transaction() as conn:
+            await _require_group(conn, report_id)
+            removed = await _remove_examples(conn, report_id, now)
+            await _set_status(
+                conn, report_id, status=status, record_id=None, reason=reason, reviewer=reviewer, now=now
+            )
+        return Review(group=await self._get(report_id), removed=removed)
+
+    async def _get(self, report_id: int) -> TriageGroup:
+        group = await self.get(report_id)
+        if group is None:
+            raise UnknownReport(report_id)
+        return group
+
+    async def _examples(self, keys: Sequence[tuple[str, int]]) -> list[Example]:
+        found: list[Example] = []
+        for record_id, n in keys:
+            rows = await self._fetch(
+                f"SELECT {_EXAMPLE_COLUMNS} FROM triage_examples e JOIN records r ON r.id = e.record_id "
+                "WHERE e.record_id = ? AND e.n = ?",
+                (record_id, n),
+            )
+            found.extend(_example(row) for row in rows)
+        return found
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        async with self._db.reader.execute(sql, params) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
+
+
+async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    async with conn.execute(sql, params) as cursor:
+        row = await cursor.fetchone()
+    return tuple(row) if row is not None else None
+
+
+async def _user_day(conn: aiosqlite.Connection, author_id: int, day: str) -> tuple[int, int]:
+    sql = "SELECT pastes, new_groups FROM triage_user_days WHERE author_id = ? AND day = ?"
+    row = await _one(conn, sql, (author_id, day))
+    return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
+async def _bump_user(conn: aiosqlite.Connection, author_id: int, day: str, *, new_group: bool) -> None:
+    await conn.execute(
+        "INSERT INTO triage_user_days (author_id, day, pastes, new_groups) VALUES (?, ?, 1, ?) "
+        "ON CONFLICT (author_id, day) DO UPDATE SET pastes = pastes + 1, new_groups = new_groups + ?",
+        (author_id, day, int(new_group), int(new_group)),
+    )
+
+
+async def _group_id(conn: aiosqlite.Connection, key: str) -> int | None:
+    row = await _one(conn, "SELECT id FROM triage_groups WHERE fingerprint = ?", (key,))
+    return int(row[0]) if row else None
+
+
+async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO triage_groups (fingerprint, error_class, masked, first_seen, last_seen) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (obs.key, obs.error_class, obs.masked, now, now),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+async def _count_paste(
+    conn: aiosqlite.Connection, group_id: int, obs: Observation, origin: PasteOrigin, now: str
+) -> None:
+    row = await _one(conn, "SELECT libraries FROM triage_groups WHERE id = ?", (group_id,))
+    libraries = _merge_libraries(json.loads(row[0]) if row else {}, obs.libraries)
+    not_helpful = int(origin.source == "not_helpful")
+    hints = json.dumps(libraries, sort_keys=True)
+    await conn.execute(_UPDATE_GROUP, (not_helpful, now, hints, origin.jump_url, group_id))
+    await conn.execute(_UPSERT_PLACE, (group_id, origin.guild_id or 0, origin.channel_id, now))
+
+
+def _merge_libraries(old: dict[str, str | None], new: dict[str, str | None]) -> dict[str, str | None]:
+    merged = dict(old)
+    for name, version in new.items():
+        if version is not None or name not in merged:
+            merged[name] = version
+    return dict(sorted(merged.items())[:MAX_LIBRARIES])
+
+
+async def _add_sample(
+    conn: aiosqlite.Connection, group_id: int, *, obs: Observation, origin: PasteOrigin, now: str, cap: int
+) -> bool:
+    """Keep one sample per author per group, the newest ``cap`` of them."""
+    seen = "SELECT 1 FROM triage_samples WHERE group_id = ? AND author_id = ?"
+    if cap <= 0 or await _one(conn, seen, (group_id, origin.author_id)):
+        return False
+    where = (origin.source, origin.guild_id, origin.channel_id, origin.author_id, origin.jump_url)
+    await conn.execute(_INSERT_SAMPLE, (group_id, now, *where, origin.record_id, obs.sample))
+    await conn.execute(_TRIM_SAMPLES, (group_id, group_id, cap))
+    return True
+
+
+async def _require_group(conn: aiosqlite.Connection, report_id: int) -> tuple[Any, ...]:
+    row = await _one(conn, "SELECT id, error_class FROM triage_groups WHERE id = ?", (report_id,))
+    if row is None:
+        raise UnknownReport(report_id)
+    return row
+
+
+async def _record_exists(conn: aiosqlite.Connection, record_id: str) -> bool:
+    return await _one(conn, "SELECT 1 FROM records WHERE id = ?", (record_id,)) is not None
+
+
+async def _remove_examples(conn: aiosqlite.Connection, group_id: int, now: str) -> list[str]:
+    async with conn.execute(
+        "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (group_id,)
+    ) as cursor:
+        rows = [tuple(row) for row in await cursor.fetchall()]
+    await conn.execute(
+        "UPDATE triage_examples SET removed_at = ? WHERE group_id = ? AND removed_at IS NULL", (now, group_id)
+    )
+    return [example_id(str(rid), int(n)) for rid, n in rows]
+
+
+async def _add_example(
+    conn: aiosqlite.Connection, group_id: int, *, record_id: str, template: str, error_class: str, now: str
+) -> tuple[str, int]:
+    """Add (or revive) the example of a record with this template; return its (record id, n)."""
+    row = await _one(
+        conn, "SELECT n FROM triage_examples WHERE record_id = ? AND template = ?", (record_id, template)
+    )
+    if row is not None:
+        await conn.execute(
+            "UPDATE triage_examples SET removed_at = NULL, group_id = ?, error_class = ? "
+            "WHERE record_id = ? AND n = ?",
+            (group_id, error_class or None, record_id, row[0]),
+        )
+        return record_id, int(row[0])
+    top = await _one(conn, "SELECT max(n) FROM triage_examples WHERE record_id = ?", (record_id,))
+    n = int(top[0]) + 1 if top and top[0] is not None else 1
+    await conn.execute(
+        "INSERT INTO triage_examples (record_id, n, group_id, template, error_class, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (record_id, n, group_id, template, error_class or None, now),
+    )
+    return record_id, n
+
+
+async def _set_status(
+    conn: aiosqlite.Connection,
+    group_id: int,
+    *,
+    status: Status,
+    record_id: str | None,
+    reason: str | None,
+    reviewer: int | None,
+    now: str,
+) -> None:
+    await conn.execute(
+        "UPDATE triage_groups SET status = ?, record_id = ?, reason = ?, reviewed_by = ?, reviewed_at = ? "
+        "WHERE id = ?",
+        (status, record_id, reason, reviewer, now, group_id),
+    )
+
+
+def _group(row: tuple[Any, ...]) -> TriageGroup:
+    values = dict(zip(TriageGroup.model_fields, row, strict=True))
+    values["libraries"] = json.loads(values["libraries"])
+    return TriageGroup.model_validate(values)
+
+
+def _example(row: tuple[Any, ...]) -> Example:
+    record_id, n, template, error_class, repo, file_path, line_number, origin, version = row
+    return Example(
+        record_id=record_id, n=n, template=template, error_class=error_class, repo=repo, file_path=file_path,
+        line_number=line_number, curated=origin != "mined", library_version=version,
+    )  # fmt: skip
+
+
+def _model(model: type[_M], row: tuple[Any, ...]) -> _M:
+    return model.model_validate(dict(zip(model.model_fields, row, strict=True)))
