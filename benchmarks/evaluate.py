@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from benchmarks.evalset import EVAL_DIR, shipped_records
@@ -74,13 +73,17 @@ def score_case(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
         tally.top1 += hit1
         tally.top3 += hit3
         if not hit1:
-            tally.failures.append(f"{case['id']} ({case.get('kind')}): {result.status} {[m.id for m in result.matches][:3]} want {case['expect']}")
+            tally.failures.append(
+                f"{case['id']} ({case.get('kind')}): {result.status} {[m.id for m in result.matches][:3]} want {case['expect']}"
+            )
     elif case.get("status"):
         ok = result.status in case["status"].split("|")
         tally.top1 += ok
         tally.top3 += ok
         if not ok:
-            tally.failures.append(f"{case['id']}: {result.status} {[m.id for m in result.matches][:2]} want {case['status']}")
+            tally.failures.append(
+                f"{case['id']}: {result.status} {[m.id for m in result.matches][:2]} want {case['status']}"
+            )
 
 
 def evaluate(matcher: Matcher | None = None) -> dict[str, Tally]:
@@ -98,7 +101,9 @@ def evaluate(matcher: Matcher | None = None) -> dict[str, Tally]:
 def main() -> None:
     """Print the accuracy table and the failures."""
     tallies = evaluate()
-    print(f"{'category':<10} {'n':>5} {'top-1':>7} {'top-3':>7} {'matched':>7} {'ambig.':>7} {'unmatch':>7} {'chat':>7}")
+    print(
+        f"{'category':<10} {'n':>5} {'top-1':>7} {'top-3':>7} {'matched':>7} {'ambig.':>7} {'unmatch':>7} {'chat':>7}"
+    )
     for name, tally in tallies.items():
         print(tally.row(name))
     for name, tally in tallies.items():

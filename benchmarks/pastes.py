@@ -129,8 +129,10 @@ def final_line(cls: str, message: str, file_path: str | None, line: int | None, 
 def chained(cls: str, message: str, file_path: str | None, line: int | None, rng: random.Random) -> str:
     """Another exception first, then ours 'during handling' of it."""
     first = 'Traceback (most recent call last):\n  File "/app/x.py", line 3, in <module>\n    d["k"]\nKeyError: \'k\'\n'
-    return first + "\nDuring handling of the above exception, another exception occurred:\n\n" + traceback(
-        cls, message, file_path, line, rng
+    return (
+        first
+        + "\nDuring handling of the above exception, another exception occurred:\n\n"
+        + traceback(cls, message, file_path, line, rng)
     )
 
 

@@ -15,6 +15,7 @@ from records.matching import Match, Matcher, MatchIndex, MatchResult
 from records.model import Record
 from storage.database import Database
 from storage.records import RecordRepository
+from storage.triage import TriageRepository
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,8 @@ class Engine:
         repo = RecordRepository(db)
         watermark = await repo.last_update()
         entries = [entry async for entry in repo.index_entries()]
+        # Triage examples: pastes a maintainer linked to a record answer as that record.
+        entries += [entry async for entry in TriageRepository(db).example_entries()]
         index = await asyncio.to_thread(MatchIndex.build, entries)
         log.info("index built: %d records in %.2fs", len(index), time.perf_counter() - started)
         return cls(db, Matcher(index), watermark)
@@ -57,12 +60,18 @@ class Engine:
         async with self._reload_lock:
             index = self.matcher.index
             fresh = [e async for e in self.records.index_entries(updated_since=self._watermark)]
+            # Examples linked or dropped in triage (possibly by another process, such as the CLI).
+            triage = TriageRepository(self.db)
+            fresh += [e async for e in triage.example_entries()]
+            dropped = [i for i in await triage.removed_example_ids() if index.get(i) is not None]
+            for entry_id in dropped:
+                index.remove(entry_id)
             changed = [e for e in fresh if index.get(e.id) != e]
             if changed:
                 self.matcher.index.upsert(changed)
                 self._watermark = await self.records.last_update()
                 log.info("index updated: %d records added or changed", len(changed))
-            return len(changed)
+            return len(changed) + len(dropped)
 
     def match_text(self, text: str) -> MatchResult:
         """Match a paste (CPU only; call from a worker thread in the bot)."""

@@ -201,7 +201,4 @@ def _when_fields(lines: list[str]) -> dict[str, Any]:
 
 def _github_url(data: dict[str, Any]) -> str:
     # Pages show only the raise line; the link pins it to the analysed commit.
-    return (
-        f"https://github.com/{data['repo']}/blob/{data['analyzedSha']}/{data['filePath']}"
-        f"#L{data['lineNumber']}"
-    )
+    return f"https://github.com/{data['repo']}/blob/{data['analyzedSha']}/{data['filePath']}#L{data['lineNumber']}"

@@ -74,9 +74,7 @@ def expand_paths(path: Path) -> list[Path]:
     if path.is_dir():
         files = [p for p in path.rglob("*") if p.is_file() and p.name.endswith(RECORD_SUFFIXES)]
         if not files:
-            raise RecordFileError(
-                str(path), "directory holds no record files (" + ", ".join(RECORD_SUFFIXES) + ")"
-            )
+            raise RecordFileError(str(path), "directory holds no record files (" + ", ".join(RECORD_SUFFIXES) + ")")
         return sorted(files)
     return [path]
 
@@ -116,9 +114,7 @@ def _stream_lines(path: Path, max_bytes: int) -> Iterator[str]:
                 try:
                     yield raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
-                    raise RecordFileError(
-                        f"{name}:{number}", f"not UTF-8 text (column {exc.start + 1})"
-                    ) from None
+                    raise RecordFileError(f"{name}:{number}", f"not UTF-8 text (column {exc.start + 1})") from None
     except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise RecordFileError(name, f"corrupt or truncated gzip data ({type(exc).__name__})") from None
     except OSError as exc:
@@ -147,9 +143,7 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
 def _is_json_lines(text: str) -> bool:
     # A .json file with several top-level objects, one a line, is JSON Lines too.
     first = text.split("\n", 1)
-    return (
-        len(first) == 2 and first[0].startswith("{") and first[0].rstrip().endswith("}") and _parses(first[0])
-    )
+    return len(first) == 2 and first[0].startswith("{") and first[0].rstrip().endswith("}") and _parses(first[0])
 
 
 def _parses(line: str) -> bool:
@@ -182,9 +176,7 @@ def _read_json_document(name: str, text: str) -> Iterator[ReadItem]:
     try:
         obj = json.loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
-        raise RecordFileError(
-            name, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+        raise RecordFileError(name, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     if isinstance(obj, list):
         if not obj:
             raise RecordFileError(name, "JSON array is empty: no records")

@@ -139,9 +139,7 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
 def _database_error(path: Path, exc: sqlite3.DatabaseError) -> StorageError:
     text = str(exc)
     if "not a database" in text or "malformed" in text:
-        return DatabaseCorrupt(
-            f"{path}: not a SQLite database or damaged ({text}); the file was left untouched"
-        )
+        return DatabaseCorrupt(f"{path}: not a SQLite database or damaged ({text}); the file was left untouched")
     if "readonly" in text or "read-only" in text:
         return StorageError(f"{path}: the database is read-only ({text})")
     return StorageError(f"{path}: cannot use the database: {text}")

@@ -15,9 +15,7 @@ from records.versions import version_key
 from storage.database import Database
 from storage.models import ImportRun, RecordStats, RecordSummary, StoredRecord
 
-_SUMMARY_COLUMNS = (
-    "id, slug, repo, error_class, error_message, file_path, line_number, origin, library_version"
-)
+_SUMMARY_COLUMNS = "id, slug, repo, error_class, error_message, file_path, line_number, origin, library_version"
 _UPSERT = """
 INSERT INTO records (id, slug, repo, error_class, error_message, message_pattern, file_path, line_number,
                      origin, library_version, dataset_version, content_hash, data, created_at, updated_at)
@@ -187,16 +185,12 @@ class RecordRepository:
         for start in range(0, len(ids), _LOOKUP_CHUNK):
             chunk = list(ids[start : start + _LOOKUP_CHUNK])
             marks = ",".join("?" * len(chunk))
-            async with conn.execute(
-                f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk
-            ) as cur:
+            async with conn.execute(f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk) as cur:
                 async for rid, digest in cur:
                     found[str(rid)] = str(digest)
         return found
 
-    async def upsert(
-        self, conn: aiosqlite.Connection, records: Sequence[tuple[Record, str | None]], now: str
-    ) -> None:
+    async def upsert(self, conn: aiosqlite.Connection, records: Sequence[tuple[Record, str | None]], now: str) -> None:
         """Insert or update records (with their dataset versions) inside a transaction."""
         await conn.executemany(_UPSERT, [_row(record, version, now) for record, version in records])
 

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from bot.cli import ask_cmd, ops_cmd, records_cmd
+from bot.cli import ask_cmd, ops_cmd, records_cmd, triage_cmd
 from bot.cli._common import CliError, Handler
 from bot.settings import Settings
 from records.errors import TracebotError
 
 log = logging.getLogger(__name__)
 
-COMMAND_MODULES = (records_cmd, ask_cmd, ops_cmd)
+COMMAND_MODULES = (records_cmd, ask_cmd, ops_cmd, triage_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

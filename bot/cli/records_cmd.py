@@ -41,9 +41,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     lst.set_defaults(handler=list_command)
 
     exp = sub.add_parser("export", help="export every record as JSON Lines (sorted by id, deterministic)")
-    exp.add_argument(
-        "--out", type=Path, metavar="FILE", help="output file (.jsonl or .jsonl.gz); default stdout"
-    )
+    exp.add_argument("--out", type=Path, metavar="FILE", help="output file (.jsonl or .jsonl.gz); default stdout")
     exp.set_defaults(handler=export_command)
 
     stats = sub.add_parser("stats", help="counts by repository, origin, version and class")
@@ -77,8 +75,7 @@ def _print_import(report: ImportReport) -> None:
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     summary = (
-        f"{report.added} added, {report.updated} updated, {report.unchanged} unchanged, "
-        f"{report.rejected} rejected"
+        f"{report.added} added, {report.updated} updated, {report.unchanged} unchanged, {report.rejected} rejected"
     )
     if not report.changed_anything:
         summary += " (nothing changed)"

@@ -68,7 +68,9 @@ def answer_text(answer: Answer) -> str:
     best = result.matches[0]
     if result.status == "ambiguous":
         lines = ["Several records could explain this error; the closest are:"]
-        lines += [f"  {m.id}  {m.score:5.1f}  {m.error_class or 'Error'}: {m.error_message[:80]}" for m in result.matches]
+        lines += [
+            f"  {m.id}  {m.score:5.1f}  {m.error_class or 'Error'}: {m.error_message[:80]}" for m in result.matches
+        ]
         return "\n".join(lines)
     record = answer.record(best.id)
     body = record_text(record) if record else f"{best.error_class}: {best.error_message}"

@@ -31,8 +31,7 @@ _EMPTY_QUOTE_RE = re.compile(r"^(?:>>>|>)$", re.MULTILINE)
 # Control characters except tab and newline (ESC too: whole sequences were removed before), then
 # zero-width and invisible formatting characters, then bidi marks, embeddings and isolates.
 _INVISIBLE_RE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
-    "\u2066-\u2069\ufeff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
 )
 _ODD_SPACE_RE = re.compile("[\u00a0\u2000-\u200a\u202f\u3000]")
 _LINE_SEPARATOR_RE = re.compile("[\u2028\u2029]")

@@ -32,9 +32,7 @@ _STRICT_NAMES = frozenset(
     }
 )
 # Classes Python prints alone (no colon) often enough to accept a bare name outside a traceback.
-_BARE_CLASSES = frozenset(
-    {"KeyboardInterrupt", "StopIteration", "StopAsyncIteration", "SystemExit", "GeneratorExit"}
-)
+_BARE_CLASSES = frozenset({"KeyboardInterrupt", "StopIteration", "StopAsyncIteration", "SystemExit", "GeneratorExit"})
 
 HEADER = "Traceback (most recent call last)"
 CHAIN_SEPARATORS = (
@@ -46,9 +44,7 @@ _BOX_CHARS = ("│", "╭", "╰", "┃", "┏", "┗", "|")
 _PATH_SUFFIXES = (".py", ".pyx", ".pyi", ".pyw")
 
 _LOCATION_RE = re.compile(r"((?:[A-Za-z]:)?[^:\n]{1,500}):(\d{1,9}):(.*)")
-_TIMESTAMP_RE = re.compile(
-    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
-)
+_TIMESTAMP_RE = re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?")
 _GLOG_RE = re.compile(r"([EFWI])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} {1,8}\d{1,10} [^\]\n]{1,300}\] ?")
 _LEVEL_RE = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DEBUG|NOTICE|TRACE)\b")
 _LOGURU_LOCATION_RE = re.compile(r"[\w.<>]{1,200}:[\w<>]{1,200}:\d{1,9} - ")
@@ -132,9 +128,7 @@ def is_strict_class(name: str) -> bool:
         return True
     if not last.lstrip("_")[:1].isupper():
         return False  # '_ArrayMemoryError' counts, 'gaierror' only inside a traceback
-    return any(
-        last.endswith(suffix) and (len(last) > len(suffix) or "." in name) for suffix in _STRICT_SUFFIXES
-    )
+    return any(last.endswith(suffix) and (len(last) > len(suffix) or "." in name) for suffix in _STRICT_SUFFIXES)
 
 
 def split_exception_line(text: str, *, strict: bool) -> tuple[str, str] | None:

@@ -151,9 +151,7 @@ def _exception_or_inline(lines: Sequence[str], index: int, text: str) -> tuple[i
         return end, [(end - 1, error)]
     if looks_like_code(text):
         return index + 1, []
-    errors = [
-        (index, ExtractedError(cls, join_message([msg]), (), KIND_INLINE)) for cls, msg in inline_errors(text)
-    ]
+    errors = [(index, ExtractedError(cls, join_message([msg]), (), KIND_INLINE)) for cls, msg in inline_errors(text)]
     return index + 1, errors
 
 

@@ -128,11 +128,14 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
     # A record without a pattern (the page form has none) gets one from its template; patterns are
     # case-sensitive, which tells "Assisted decoding..." from "assisted decoding..." apart.
     segments = segments_in_order(template.segments, message)
-    # Below half the literal text the pattern cannot match anyway; skip compiling it.
-    pattern_score = pattern_evidence(pattern or derived_pattern(template.segments), message) if segments >= 0.5 else 0.0
-    fuzzy = (
-        fuzz.token_sort_ratio(template.literal, message, processor=utils.default_process, score_cutoff=30) / 100
-    )
+    # Below half the literal text neither pattern can match anyway; skip compiling them. The derived
+    # pattern tolerates white space the paste lost (tabs, re-wrapped lines) that a stored one may not.
+    pattern_score = 0.0
+    if segments >= 0.5:
+        pattern_score = pattern_evidence(derived_pattern(template.segments), message)
+        if pattern and pattern_score < 1.0:
+            pattern_score = max(pattern_score, pattern_evidence(pattern, message))
+    fuzzy = fuzz.token_sort_ratio(template.literal, message, processor=utils.default_process, score_cutoff=30) / 100
     text = 0.45 * pattern_score + 0.40 * segments + 0.15 * fuzzy
     if segments < 1.0:
         text *= segments  # missing literal text is worse than it looks: the penalty is squared

@@ -176,7 +176,7 @@ class MatchIndex:
             if len(slots) > MAX_POSTING:
                 break  # sorted: every later word is as common
             weight = self._weight(word)
-            if len(slots) > DENSE_POSTING and (gained or len(words) > 1 and word is not words[-1]):
+            if len(slots) > DENSE_POSTING and (gained or (len(words) > 1 and word is not words[-1])):
                 # A common word never seeds candidates while a rarer one can: it only adds weight.
                 self._add_to_known(gained, word, weight)
             else:
@@ -224,4 +224,3 @@ class MatchIndex:
 
     def _weight(self, word: str) -> float:
         return math.log(1 + len(self._group_of_text) / (1 + self._df[word]))
-

@@ -164,7 +164,9 @@ class Matcher:
         status, shown = self._decide(error, extraction, answers)
         return MatchResult(status, tuple(shown), extraction, error)
 
-    def _decide(self, error: ExtractedError, extraction: Extraction, answers: list[Match]) -> tuple[Status, list[Match]]:
+    def _decide(
+        self, error: ExtractedError, extraction: Extraction, answers: list[Match]
+    ) -> tuple[Status, list[Match]]:
         limits = self.thresholds
         no_answer: Status = "unmatched" if extraction.is_error else "not_an_error"
         if not answers:

@@ -81,5 +81,18 @@ def _reason(exc: Exception) -> str:
 
 @lru_cache(maxsize=65_536)
 def derived_pattern(segments: tuple[str, ...]) -> str:
-    """Build a pattern from a template's literal segments: escaped literals, lazy groups for holes."""
-    return "(.+?)".join(re2.escape(segment) for segment in segments)
+    """Build a pattern from a template's literal segments: escaped literals, lazy groups for holes.
+
+    White space inside the literals matches any white space: pastes lose tabs and re-wrap lines.
+    """
+    return "(.+?)".join(_tolerant_literal(segment) for segment in segments)
+
+
+def _tolerant_literal(segment: str) -> str:
+    words = segment.split()
+    if not words:
+        return r"\s*"
+    body = r"\s+".join(re2.escape(word) for word in words)
+    lead = r"\s*" if segment[:1].isspace() else ""
+    tail = r"\s*" if segment[-1:].isspace() else ""
+    return lead + body + tail

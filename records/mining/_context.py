@@ -15,9 +15,7 @@ MAX_CONDITION_CHARS = 200
 MAX_RESOLVE_DEPTH = 12
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 # Comments that steer tools, not readers.
-_LAYOUT_TOKENS = frozenset(
-    {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT}
-)
+_LAYOUT_TOKENS = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT})
 _TOOL_COMMENT_PREFIXES = ("noqa", "type:", "pragma", "fmt:", "pylint:", "ruff:", "isort:", "mypy:")
 
 
@@ -167,9 +165,7 @@ class ModuleContext:
         if isinstance(scope, ast.Module):
             return frozenset()
         if scope not in self._locals:
-            names = {
-                n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-            }
+            names = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 arguments = scope.args
                 every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]

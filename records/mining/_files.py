@@ -65,9 +65,7 @@ def discover(root: Path, src_prefix: str = "") -> tuple[list[FileTask], list[Ski
     return tasks, skipped
 
 
-def _enterable(
-    root: Path, directory: str, names: list[str], skipped: list[SkippedFile], src_prefix: str
-) -> list[str]:
+def _enterable(root: Path, directory: str, names: list[str], skipped: list[SkippedFile], src_prefix: str) -> list[str]:
     """Return the subdirectories to walk into, reporting the linked ones."""
     kept: list[str] = []
     for name in names:

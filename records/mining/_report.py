@@ -91,9 +91,7 @@ def _reason_lines(report: MiningReport) -> list[str]:
     if not reasons:
         return []
     width = max(len(reason) for reason in reasons)
-    return ["skipped, by reason:"] + [
-        f"  {r.ljust(width)}  {n}" for r, n in sorted(reasons.items(), key=_by_count)
-    ]
+    return ["skipped, by reason:"] + [f"  {r.ljust(width)}  {n}" for r, n in sorted(reasons.items(), key=_by_count)]
 
 
 def _by_count(item: tuple[str, int]) -> tuple[int, str]:

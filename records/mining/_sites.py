@@ -223,9 +223,7 @@ def _build_record(
     )
 
 
-def record_id(
-    settings: MineSettings, file_path: str, error_class: str, template: str, occurrence: int
-) -> str:
+def record_id(settings: MineSettings, file_path: str, error_class: str, template: str, occurrence: int) -> str:
     """Return the deterministic id of a mined site (16 hex characters of a SHA-256)."""
     key = "\x1f".join([settings.repo, settings.ref, file_path, error_class, template, str(occurrence)])
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]

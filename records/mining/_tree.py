@@ -96,9 +96,7 @@ def _mine_file(task: FileTask, *, settings: MineSettings, max_bytes: int) -> _Fi
     return _FileResult(outcome=outcome, parsed=True)
 
 
-def _collect(
-    tasks: list[FileTask], results: list[_FileResult], skipped_dirs: list[SkippedFile]
-) -> MiningResult:
+def _collect(tasks: list[FileTask], results: list[_FileResult], skipped_dirs: list[SkippedFile]) -> MiningResult:
     report = MiningReport(files_seen=len(tasks), skipped_files=list(skipped_dirs))
     records: list[Record] = []
     for result in results:

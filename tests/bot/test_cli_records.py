@@ -34,9 +34,7 @@ def test_import_show_list_stats(capsys: pytest.CaptureFixture[str], dbfile: str,
     slug = "assisted-generation-is-not-supported-with-stateful"
     status, out, _ = run(capsys, "records", "show", slug, "--json", "--db", dbfile)
     assert json.loads(out)["record"]["id"] == SEED_IDS["stateful"]
-    status, out, _ = run(
-        capsys, "records", "list", "--repo", "huggingface/transformers", "--json", "--db", dbfile
-    )
+    status, out, _ = run(capsys, "records", "list", "--repo", "huggingface/transformers", "--json", "--db", dbfile)
     assert sorted(r["id"] for r in json.loads(out)) == sorted(SEED_IDS.values())
     status, out, _ = run(capsys, "records", "stats", "--json", "--db", dbfile)
     assert json.loads(out)["total"] == 3
@@ -71,9 +69,7 @@ def test_strict_failure_is_one_line(
 def test_export_import_export_is_byte_identical(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, seeds_dir: Path, write_jsonl: Callable[..., Path]
 ) -> None:
-    extra = write_jsonl(
-        [make_record(id="x1", futureField=[1, "two"]), make_record(id="x2", errorMessage="é ✓")]
-    )
+    extra = write_jsonl([make_record(id="x1", futureField=[1, "two"]), make_record(id="x2", errorMessage="é ✓")])
     first_db, second_db = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     run(capsys, "records", "import", str(seeds_dir), str(extra), "--db", first_db)
     for suffix in (".jsonl", ".jsonl.gz"):
@@ -85,17 +81,13 @@ def test_export_import_export_is_byte_identical(
     assert '"futureField":[1,"two"]' in (tmp_path / "one.jsonl").read_text()
 
 
-def test_shipped_seed_file_matches_the_published_seeds(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_shipped_seed_file_matches_the_published_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     shipped = Path(__file__).resolve().parents[2] / "records" / "data" / "seeds.jsonl"
     status, out, _ = run(capsys, "records", "import", str(shipped), "--db", str(tmp_path / "s.db"))
     assert status == 0 and out.startswith("3 added")
 
 
-def _all_parsers(
-    parser: argparse.ArgumentParser, path: str = "tracebot"
-) -> list[tuple[str, argparse.ArgumentParser]]:
+def _all_parsers(parser: argparse.ArgumentParser, path: str = "tracebot") -> list[tuple[str, argparse.ArgumentParser]]:
     found = [(path, parser)]
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):

@@ -180,23 +180,17 @@ async def test_direct_message_reaches_on_message(bot: ProbeBot, discord_routed: 
     assert fake.sent_messages(fake.dm_channel_id(fake.member_user))[-1]["content"] == "Here is what it means."
 
 
-async def test_message_create_reaches_on_message_with_attachment(
-    bot: ProbeBot, discord_routed: FakeDiscord
-) -> None:
+async def test_message_create_reaches_on_message_with_attachment(bot: ProbeBot, discord_routed: FakeDiscord) -> None:
     fake = discord_routed
     text = 'Traceback (most recent call last):\nKeyError: "x"'
-    await fake.create_message(
-        fake.text_channel_id, fake.member_user, "see file", attachments=[("message.txt", text)]
-    )
+    await fake.create_message(fake.text_channel_id, fake.member_user, "see file", attachments=[("message.txt", text)])
     message = await bot.next_event("message")
     assert message.content == "see file" and message.author.id == int(fake.member_user["id"])
     assert message.guild is not None and message.channel.id == fake.text_channel_id
     assert (await message.attachments[0].read()).decode() == text
 
 
-async def test_reply_records_reference_embed_and_allowed_mentions(
-    bot: ProbeBot, discord_routed: FakeDiscord
-) -> None:
+async def test_reply_records_reference_embed_and_allowed_mentions(bot: ProbeBot, discord_routed: FakeDiscord) -> None:
     fake = discord_routed
     await fake.create_message(fake.text_channel_id, fake.member_user, "KeyError: 'x'")
     message = await bot.next_event("message")

@@ -85,9 +85,7 @@ class EventsMixin:
         extra = [int(self.world.user(user)["id"]) for user in mentions]
         self.world.fill_mentions(message, self.world.guild_id_of(channel_id), extra)
         if reply_to is not None:
-            attach_reference(
-                self.world, message, {"message_id": str(reply_to), "channel_id": str(channel_id)}
-            )
+            attach_reference(self.world, message, {"message_id": str(reply_to), "channel_id": str(channel_id)})
         return await self.publish(message)
 
     async def edit_message(
@@ -135,9 +133,7 @@ class EventsMixin:
         await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
-    def _command(
-        self, name: str, kind: int, channel_id: int | None
-    ) -> tuple[Payload, Payload | None, int | None]:
+    def _command(self, name: str, kind: int, channel_id: int | None) -> tuple[Payload, Payload | None, int | None]:
         """Return the interaction ``data`` stub, the registered command (if any) and the guild id."""
         guild_id = self.world.guild_id_of(channel_id or self.text_channel_id)
         command = ix.find_command(self.world, name, kind, guild_id)
@@ -190,9 +186,7 @@ class EventsMixin:
         data |= {"target_id": target["id"], "resolved": {"messages": {target["id"]: target}}}
         return await self.send_interaction(ix.APPLICATION_COMMAND, data, user=user, channel_id=channel_id)
 
-    async def send_user_command(
-        self, name: str, target: UserRef, *, user: UserRef | None = None
-    ) -> ix.FakeInteraction:
+    async def send_user_command(self, name: str, target: UserRef, *, user: UserRef | None = None) -> ix.FakeInteraction:
         """Run the user context-menu command ``name`` on ``target``."""
         data, _, guild_id = self._command(name, 2, None)
         target_id = int(self.world.user(target)["id"])
@@ -214,9 +208,7 @@ class EventsMixin:
             ix.MESSAGE_COMPONENT, data, user=user, channel_id=channel_id, message=message
         )
 
-    async def click_button(
-        self, message_id: int, custom_id: str, *, user: UserRef | None = None
-    ) -> ix.FakeInteraction:
+    async def click_button(self, message_id: int, custom_id: str, *, user: UserRef | None = None) -> ix.FakeInteraction:
         """Click the button ``custom_id`` on a stored message."""
         return await self._component_interaction(message_id, custom_id, {}, user)
 

@@ -106,9 +106,7 @@ def _resolve(world: World, guild_id: int | None, kind: int, value: Any, resolved
         resolved.setdefault("users", {})[str(snowflake)] = world.users[snowflake]
         member = world.member(guild_id, snowflake)
         if member is not None:
-            resolved.setdefault("members", {})[str(snowflake)] = {
-                k: v for k, v in member.items() if k != "user"
-            }
+            resolved.setdefault("members", {})[str(snowflake)] = {k: v for k, v in member.items() if k != "user"}
     elif kind == OPTION_CHANNEL:
         channel = world.channel(snowflake)
         resolved.setdefault("channels", {})[str(snowflake)] = channel | {"permissions": str((1 << 51) - 1)}
@@ -135,9 +133,7 @@ def find_component(components: list[Payload], custom_id: str) -> Payload | None:
         if component.get("custom_id") == custom_id:
             return component
         children = list(component.get("components") or [])
-        children += [
-            component[key] for key in ("component", "accessory") if isinstance(component.get(key), dict)
-        ]
+        children += [component[key] for key in ("component", "accessory") if isinstance(component.get(key), dict)]
         found = find_component(children, custom_id)
         if found is not None:
             return found

@@ -40,9 +40,7 @@ class RateLimits:
     def __init__(self) -> None:
         self.rules: list[RateLimitRule] = []
 
-    def add(
-        self, method: str, route: str, count: int, retry_after: float, *, is_global: bool
-    ) -> RateLimitRule:
+    def add(self, method: str, route: str, count: int, retry_after: float, *, is_global: bool) -> RateLimitRule:
         """Limit the next ``count`` matching requests and return the rule."""
         rule = RateLimitRule(method.upper(), route, count, retry_after, is_global)
         self.rules.append(rule)

@@ -66,9 +66,7 @@ def _as_int(value: object) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def new_bot_message(
-    world: World, channel_id: int, author: Payload, body: Payload, uploads: list[Upload]
-) -> Payload:
+def new_bot_message(world: World, channel_id: int, author: Payload, body: Payload, uploads: list[Upload]) -> Payload:
     """Build a message the bot sends; the caller validates and stores it."""
     message = world.new_message(channel_id, author, body.get("content") or "")
     message["embeds"] = body.get("embeds") or []

@@ -108,9 +108,7 @@ def member_payload(user: Payload, *, roles: Iterable[int] = (), joined_at: str |
     }
 
 
-def channel_payload(
-    channel_id: int, guild_id: int, name: str, *, kind: int = GUILD_TEXT, position: int = 0
-) -> Payload:
+def channel_payload(channel_id: int, guild_id: int, name: str, *, kind: int = GUILD_TEXT, position: int = 0) -> Payload:
     """Build a guild channel object (text, category or forum)."""
     payload: Payload = {
         "id": str(channel_id),
@@ -132,9 +130,7 @@ def channel_payload(
     return payload
 
 
-def thread_payload(
-    thread_id: int, parent: Payload, owner_id: int, name: str, *, kind: int = PUBLIC_THREAD
-) -> Payload:
+def thread_payload(thread_id: int, parent: Payload, owner_id: int, name: str, *, kind: int = PUBLIC_THREAD) -> Payload:
     """Build a thread channel object inside ``parent``."""
     return {
         "id": str(thread_id),

@@ -83,9 +83,7 @@ def _query_int(request: web.Request, name: str, default: int) -> int:
     if raw is None:
         return default
     if not raw.isdigit():
-        fake_of(request).check(
-            request, [Problem((name,), "NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')]
-        )
+        fake_of(request).check(request, [Problem((name,), "NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')])
     return int(raw)
 
 

@@ -57,9 +57,7 @@ def _interaction_for_callback(request: web.Request) -> FakeInteraction:
 
 def _check_callback(request: web.Request, interaction: FakeInteraction, kind: int, data: Payload) -> None:
     if kind not in ALLOWED_CALLBACKS.get(interaction.type, set()):
-        problem = Problem(
-            ("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"Response type {kind} is not valid here"
-        )
+        problem = Problem(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"Response type {kind} is not valid here")
         fake_of(request).check(request, [problem])
     if kind in (MESSAGE, UPDATE):
         problems = check_message(data, ("data",))
@@ -87,9 +85,7 @@ async def interaction_callback(request: web.Request) -> web.Response:
     _check_callback(request, interaction, kind, data)
     message = await _callback_effect(request, interaction, kind, data)
     interaction.response_type = kind
-    fake.recorder.interaction_responses.append(
-        InteractionResponse(interaction.id, "callback", kind, data, message)
-    )
+    fake.recorder.interaction_responses.append(InteractionResponse(interaction.id, "callback", kind, data, message))
     await fake.recorder.notify()
     if request.query.get("with_response") not in ("1", "true", "True"):
         return no_content()
@@ -139,13 +135,7 @@ def _component_message(request: web.Request, interaction: FakeInteraction) -> Pa
             400,
             50035,
             "Invalid Form Body",
-            {
-                "type": {
-                    "_errors": [
-                        {"code": "INTERACTION_NO_MESSAGE", "message": "This interaction has no message"}
-                    ]
-                }
-            },
+            {"type": {"_errors": [{"code": "INTERACTION_NO_MESSAGE", "message": "This interaction has no message"}]}},
         )
     return message
 
@@ -184,9 +174,7 @@ async def followup(request: web.Request) -> web.Response:
     message = _interaction_message(request, interaction, body)
     interaction.followup_ids.append(int(message["id"]))
     await fake.publish(message, silent=bool(message["flags"] & EPHEMERAL))
-    fake.recorder.interaction_responses.append(
-        InteractionResponse(interaction.id, "followup", None, body, message)
-    )
+    fake.recorder.interaction_responses.append(InteractionResponse(interaction.id, "followup", None, body, message))
     await fake.recorder.notify()
     return json_response(message) if request.query.get("wait") in ("1", "true", "True") else no_content()
 
@@ -194,9 +182,7 @@ async def followup(request: web.Request) -> web.Response:
 def _webhook_message(request: web.Request, interaction: FakeInteraction) -> Payload:
     raw = request.match_info["message_id"]
     if raw == "@original":
-        message_id = interaction.original_message_id or int(
-            (interaction.payload.get("message") or {}).get("id", 0)
-        )
+        message_id = interaction.original_message_id or int((interaction.payload.get("message") or {}).get("id", 0))
     else:
         message_id = int(raw) if raw.isdigit() else 0
     message = fake_of(request).world.messages.get(message_id)

@@ -224,15 +224,10 @@ class FakeDiscord(EventsMixin):
             return request.path.removeprefix(API)
         return canonical.removeprefix(API)
 
-    async def _answer(
-        self, request: web.Request, handler: Callable[..., Any], route: str
-    ) -> web.StreamResponse:
+    async def _answer(self, request: web.Request, handler: Callable[..., Any], route: str) -> web.StreamResponse:
         if not request.path.startswith(API + "/"):
             return await handler(request)
-        if (
-            not route.startswith(_NO_AUTH_PREFIXES)
-            and request.headers.get("Authorization") != f"Bot {self.token}"
-        ):
+        if not route.startswith(_NO_AUTH_PREFIXES) and request.headers.get("Authorization") != f"Bot {self.token}":
             raise ApiError(401, 0, "401: Unauthorized")
         rule = self.limits.take(request.method, route)
         if rule is not None:
@@ -302,8 +297,7 @@ class FakeDiscord(EventsMixin):
         return [
             message
             for message in self.world.messages.values()
-            if message["author"]["id"] == bot_id
-            and (channel_id is None or int(message["channel_id"]) == channel_id)
+            if message["author"]["id"] == bot_id and (channel_id is None or int(message["channel_id"]) == channel_id)
         ]
 
     async def wait_for_request(
@@ -346,18 +340,14 @@ class FakeDiscord(EventsMixin):
         """Return the first response of ``kind`` to ``interaction``; wait up to ``timeout``."""
 
         def probe() -> InteractionResponse | None:
-            found = (
-                r for r in self.interaction_responses if r.interaction_id == interaction.id and r.kind == kind
-            )
+            found = (r for r in self.interaction_responses if r.interaction_id == interaction.id and r.kind == kind)
             return next(found, None)
 
         return await self.recorder.wait_until(probe, timeout, f"a {kind} to interaction {interaction.id}")
 
     async def wait_until_ready(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
         """Wait until a client has identified (READY sent)."""
-        await self.recorder.wait_until(
-            lambda: self.gateway.ready_count() > 0 or None, timeout, "a client to identify"
-        )
+        await self.recorder.wait_until(lambda: self.gateway.ready_count() > 0 or None, timeout, "a client to identify")
 
     async def wait_for_gateway_frame(self, op: int, timeout: float = 5.0) -> Payload:  # noqa: ASYNC109
         """Return the first frame with opcode ``op`` the client sent; wait up to ``timeout``."""
@@ -370,9 +360,7 @@ class FakeDiscord(EventsMixin):
 
     async def wait_until_disconnected(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
         """Wait until no gateway connection is open."""
-        await self.recorder.wait_until(
-            lambda: not self.gateway.connections or None, timeout, "clients to disconnect"
-        )
+        await self.recorder.wait_until(lambda: not self.gateway.connections or None, timeout, "clients to disconnect")
 
     def interaction_by_token(self, token: str) -> ix.FakeInteraction | None:
         """Return the interaction with this token, if any."""

@@ -73,9 +73,7 @@ class World:
         self.channels[int(channel["id"])] = channel
         return channel
 
-    def add_thread(
-        self, parent_id: int, owner_id: int, name: str, *, thread_id: int | None = None
-    ) -> Payload:
+    def add_thread(self, parent_id: int, owner_id: int, name: str, *, thread_id: int | None = None) -> Payload:
         """Create a public thread under a text or forum channel and return it."""
         thread = p.thread_payload(thread_id or self.ids.next(), self.channel(parent_id), owner_id, name)
         self.channels[int(thread["id"])] = thread

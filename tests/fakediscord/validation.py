@@ -79,9 +79,7 @@ def check_embeds(embeds: list[Payload], path: Path) -> list[Problem]:
     for index, embed in enumerate(embeds[:10]):
         problems += _check_embed(embed, (*path, index))
     if sum(_embed_size(embed) for embed in embeds) > EMBED_TOTAL:
-        problems.append(
-            Problem(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL}")
-        )
+        problems.append(Problem(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL}"))
     return problems
 
 
@@ -190,9 +188,7 @@ def _check_button(button: Payload, path: Path) -> list[Problem]:
         problems += _required((*path, "custom_id"), button.get("custom_id"))
         if button.get("url") is not None:
             problems.append(
-                Problem(
-                    (*path, "url"), "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only link buttons can have a url"
-                )
+                Problem((*path, "url"), "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only link buttons can have a url")
             )
     return problems
 
@@ -277,9 +273,7 @@ def _check_command(command: Payload, path: Path) -> list[Problem]:
     problems = _required((*path, "name"), name) + _too_long((*path, "name"), name, 32)
     if command.get("type", 1) == 1:
         if name != name.lower() or " " in name:
-            problems.append(
-                Problem((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-            )
+            problems.append(Problem((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
         problems += _required((*path, "description"), command.get("description"))
         problems += _too_long((*path, "description"), command.get("description"), 100)
     options = command.get("options") or []

@@ -569,8 +569,7 @@ LINE_CASES = [
         id="log-timestamp",
     ),
     pytest.param(
-        "2024-05-01 12:00:00.123 | ERROR    | __main__:main:12 - "
-        "TypeError: 'NoneType' object is not iterable",
+        "2024-05-01 12:00:00.123 | ERROR    | __main__:main:12 - TypeError: 'NoneType' object is not iterable",
         "log",
         "TypeError",
         "'NoneType' object is not iterable",
@@ -656,9 +655,7 @@ CANDIDATE_CASES = [
         "assisted decoding requires a cache",
         id="next-line",
     ),
-    pytest.param(
-        "assisted decoding requires a cache", "assisted decoding requires a cache", id="bare-message"
-    ),
+    pytest.param("assisted decoding requires a cache", "assisted decoding requires a cache", id="bare-message"),
     pytest.param(
         "why do I get `assisted decoding requires a cache` with a draft model?",
         "assisted decoding requires a cache",
@@ -701,9 +698,9 @@ def test_raising_frame_is_the_innermost() -> None:
     ],
 )
 def test_library_hints_from_paths(path: str, package_path: str | None, library: str | None) -> None:
-    frame = primary(
-        f'Traceback (most recent call last):\n  File "{path}", line 3, in f\n    g()\nKeyError: 1'
-    ).frames[0]
+    frame = primary(f'Traceback (most recent call last):\n  File "{path}", line 3, in f\n    g()\nKeyError: 1').frames[
+        0
+    ]
     assert (frame.path, frame.package_path, frame.library) == (path.replace("\\", "/"), package_path, library)
 
 

@@ -163,9 +163,7 @@ def test_mask_message(message: str, expected: str) -> None:
 
 
 def test_fingerprint_parts() -> None:
-    result = fingerprint(
-        "requests.exceptions.ConnectionError", "Max retries exceeded with url: /x (port 443)"
-    )
+    result = fingerprint("requests.exceptions.ConnectionError", "Max retries exceeded with url: /x (port 443)")
     assert result.error_class == "ConnectionError"
     assert result.masked == "Max retries exceeded with url: /x (port <n>)"
     assert len(result.key) == 20

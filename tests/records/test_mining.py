@@ -103,9 +103,7 @@ TEMPLATES = [
 
 
 @pytest.mark.parametrize(("start", "error_class", "template"), TEMPLATES)
-def test_message_templates(
-    fixture_records: list[Record], start: str, error_class: str, template: str
-) -> None:
+def test_message_templates(fixture_records: list[Record], start: str, error_class: str, template: str) -> None:
     record = _by_message(fixture_records, start)
     assert (record.error_class, record.error_message) == (error_class, template)
 
@@ -132,9 +130,7 @@ EXPRESSIONS = [
     st.lists(st.one_of(st.text(), st.sampled_from(EXPRESSIONS).map(Placeholder)), max_size=6),
     st.text(min_size=1),
 )
-def test_any_template_splits_back_and_matches_its_rendering(
-    parts: list[str | Placeholder], value: str
-) -> None:
+def test_any_template_splits_back_and_matches_its_rendering(parts: list[str | Placeholder], value: str) -> None:
     parts = normalise(parts)
     template = template_text(parts)
     assert split_template(template) == parts
@@ -156,17 +152,10 @@ def test_record_fields_of_a_guarded_raise(fixture_records: list[Record]) -> None
     )
     assert "raise ValueError(" in (record.source_code or "")
     assert record.slug == "assisted-generation-is-not-supported-with-stateful"
-    assert (
-        record.message_pattern
-        == "(?s)assisted generation is not supported with stateful models, such as (.+?)"
-    )
-    assert (
-        record.trigger_scenarios
-        == "if self._is_stateful and checked (inside: if generation_mode == 'assisted')"
-    )
+    assert record.message_pattern == "(?s)assisted generation is not supported with stateful models, such as (.+?)"
+    assert record.trigger_scenarios == "if self._is_stateful and checked (inside: if generation_mode == 'assisted')"
     assert record.documentation == (
-        "In assisted generation we need the ability to confirm tokens, "
-        "which is not possible with stateful models."
+        "In assisted generation we need the ability to confirm tokens, which is not possible with stateful models."
     )
     assert (record.enclosing_class, record.enclosing_function) == ("GenerationMixin", "validate")
     assert (record.error_type, record.severity, record.origin, record.schema_version) == (
@@ -260,9 +249,7 @@ def test_every_fixture_pattern_matches_its_rendered_message(fixture_records: lis
 # --- determinism ----------------------------------------------------------------------------------
 
 
-def test_mining_twice_gives_the_same_records_and_bytes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_mining_twice_gives_the_same_records_and_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     serial, _ = _mine(FIXTURE_TREE, workers=1)
     monkeypatch.setattr(tree_module, "MIN_FILES_FOR_WORKERS", 0)
     parallel, _ = _mine(FIXTURE_TREE, workers=2)
@@ -311,9 +298,7 @@ GOOD = 'def f(x):\n    if x:\n        raise ValueError(f"bad value {x}")\n'
         (b"x = 1\0\n", "null bytes in source"),
     ],
 )
-def test_unreadable_files_are_skipped_with_a_reason(
-    tmp_path: Path, content: str | bytes, reason: str
-) -> None:
+def test_unreadable_files_are_skipped_with_a_reason(tmp_path: Path, content: str | bytes, reason: str) -> None:
     root = _tree(tmp_path, {"pkg/bad.py": content, "pkg/good.py": GOOD})
     records, report = _mine(root)
     assert report.skipped_files == [SkippedFile("src/pkg/bad.py", reason)]
@@ -321,9 +306,7 @@ def test_unreadable_files_are_skipped_with_a_reason(
     assert (report.files_seen, report.files_parsed) == (2, 1)
 
 
-def test_a_huge_file_is_skipped_by_size_without_reading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_huge_file_is_skipped_by_size_without_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _tree(tmp_path, {"pkg/good.py": GOOD})
     with open(root / "pkg" / "generated.py", "wb") as handle:
         handle.truncate(50 * 1024 * 1024)  # sparse: 50 MB on paper, nothing on disk
@@ -335,9 +318,7 @@ def test_a_huge_file_is_skipped_by_size_without_reading(
 
     monkeypatch.setattr("builtins.open", guarded_open)
     records, report = _mine(root, workers=1)
-    assert report.skipped_files == [
-        SkippedFile("src/pkg/generated.py", "too large (52428800 bytes > 5242880)")
-    ]
+    assert report.skipped_files == [SkippedFile("src/pkg/generated.py", "too large (52428800 bytes > 5242880)")]
     assert len(records) == 1
 
 

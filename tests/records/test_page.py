@@ -16,9 +16,7 @@ def test_decompose_page_fields() -> None:
     assert data["id"] == "945e53733269f43c"
     assert data["repo"] == "huggingface/transformers"
     assert data["errorClass"] == "RuntimeError"
-    assert data["errorMessage"].startswith(
-        "decompose_prefill_decode expected at least {num_new_tokens} calls"
-    )
+    assert data["errorMessage"].startswith("decompose_prefill_decode expected at least {num_new_tokens} calls")
     assert data["errorMessage"].endswith("not supported for this architecture.")
     assert data["filePath"] == "src/transformers/exporters/utils.py"
     assert data["lineNumber"] == 774
@@ -41,9 +39,7 @@ def test_cache_page_lacks_sections_and_they_stay_empty() -> None:
     data = parse_page(CACHE)
     assert data["id"] == "98bda666129646d4"
     assert data["errorMessage"] == "assisted decoding requires a cache"
-    assert data["solutions"] == [
-        "Enable caching (`use_cache=True`) so assisted decoding has a cache to work with."
-    ]
+    assert data["solutions"] == ["Enable caching (`use_cache=True`) so assisted decoding has a cache to work with."]
     for absent in ("exampleFix", "validationCode", "tryCatchPattern", "handlingStrategy"):
         assert absent not in data
 

@@ -28,9 +28,7 @@ def test_bare_object_envelope_and_array(tmp_path: Path) -> None:
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps(make_record(id="a")))
     array = tmp_path / "array.json"
-    array.write_text(
-        json.dumps([{"record": make_record(id="b"), "datasetVersion": "v1"}, make_record(id="c")])
-    )
+    array.write_text(json.dumps([{"record": make_record(id="b"), "datasetVersion": "v1"}, make_record(id="c")]))
     items = [*read_file(bare), *read_file(array)]
     loaded = [i for i in items if isinstance(i, LoadedRecord)]
     assert [(i.record.id, i.dataset_version) for i in loaded] == [("a", None), ("b", "v1"), ("c", None)]

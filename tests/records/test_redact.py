@@ -100,9 +100,7 @@ def test_home_directories_keep_their_shape(text: str, expected: str) -> None:
 
 
 def test_url_credentials_keep_scheme_and_host() -> None:
-    assert (
-        redact("postgres://app:s3cretpw@db:5432/x").text == "postgres://[REDACTED:url_credentials]@db:5432/x"
-    )
+    assert redact("postgres://app:s3cretpw@db:5432/x").text == "postgres://[REDACTED:url_credentials]@db:5432/x"
 
 
 def test_token_inside_url_credentials_merges_into_one_finding() -> None:

@@ -56,12 +56,8 @@ async def test_reimport_changes_nothing_and_changed_record_is_updated(
     assert stored is not None and stored.record.line_number == 99
 
 
-async def test_invalid_records_are_rejected_and_valid_ones_kept(
-    db: Database, write_jsonl: Callable[..., Path]
-) -> None:
-    path = write_jsonl(
-        [make_record(id="ok1"), make_record(id="bad", lineNumber="abc"), make_record(id="ok2")]
-    )
+async def test_invalid_records_are_rejected_and_valid_ones_kept(db: Database, write_jsonl: Callable[..., Path]) -> None:
+    path = write_jsonl([make_record(id="ok1"), make_record(id="bad", lineNumber="abc"), make_record(id="ok2")])
     report = await import_paths(db, [path])
     assert report.added == 2
     assert report.problems == [f"{path}:2: lineNumber: Input should be a valid integer"]
@@ -86,9 +82,7 @@ async def test_strict_aborts_and_leaves_database_exactly_as_it_was(
     assert await _snapshot(db) == before
 
 
-async def test_truncated_file_is_dropped_whole(
-    db: Database, tmp_path: Path, write_jsonl: Callable[..., Path]
-) -> None:
+async def test_truncated_file_is_dropped_whole(db: Database, tmp_path: Path, write_jsonl: Callable[..., Path]) -> None:
     good = write_jsonl([make_record(id="good")])
     lines = "".join(json.dumps(make_record(id=f"t{i}")) + "\n" for i in range(3000))
     data = gzip.compress(lines.encode())

@@ -1,0 +1,75 @@
+"""``tracebot ask``: text, --json and --batch over the shipped seeds."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.conftest import SEED_IDS, SEEDS_JSONL
+
+STATEFUL = "ValueError: assisted generation is not supported with stateful models, such as MambaForCausalLM"
+
+
+@pytest.fixture
+def dbfile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    path = str(tmp_path / "ask.db")
+    assert main(["records", "import", str(SEEDS_JSONL), "--db", path]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_ask_text(capsys: pytest.CaptureFixture[str], dbfile: str) -> None:
+    assert main(["ask", STATEFUL, "--db", dbfile]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ValueError: assisted generation is not supported")
+    assert "Remove `assistant_model`" in out and "Matched with score" in out
+
+
+def test_ask_json_shape(capsys: pytest.CaptureFixture[str], dbfile: str) -> None:
+    assert main(["ask", "--json", STATEFUL, "--db", dbfile]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "matched"
+    match = data["matches"][0]
+    assert {"id", "score", "errorClass", "errorMessage", "filePath", "why"} <= set(match)
+    assert match["id"] == SEED_IDS["stateful"]
+    assert data["extracted"] == {
+        "errorClass": "ValueError",
+        "message": "assisted generation is not supported with stateful models, such as MambaForCausalLM",
+        "frames": [],
+    }
+
+
+def test_ask_reads_stdin(capsys: pytest.CaptureFixture[str], dbfile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("RuntimeError: assisted decoding requires a cache\n"))
+    assert main(["ask", "--json", "--db", dbfile]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"][0]["id"] == SEED_IDS["cache"]
+
+
+def test_ask_chat_is_not_an_error(capsys: pytest.CaptureFixture[str], dbfile: str) -> None:
+    assert main(["ask", "--json", "how do I fine-tune llama?", "--db", dbfile]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "not_an_error"
+
+
+def test_batch(capsys: pytest.CaptureFixture[str], dbfile: str, tmp_path: Path) -> None:
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(
+        json.dumps({"id": "a", "text": STATEFUL}) + "\n"
+        + json.dumps({"id": "b", "text": "hello there"}) + "\n"
+        + "{not json\n"
+        + json.dumps({"id": "c"}) + "\n"
+    )  # fmt: skip
+    assert main(["ask", "--batch", str(batch), "--db", dbfile]) == 1  # two bad lines
+    captured = capsys.readouterr()
+    rows = [json.loads(line) for line in captured.out.splitlines()]
+    assert [(r["id"], r["status"]) for r in rows] == [("a", "matched"), ("b", "not_an_error")]
+    assert f"{batch}:3: malformed JSON" in captured.err
+    assert f'{batch}:4: expected an object with a string "text"' in captured.err
+
+
+def test_batch_missing_file(capsys: pytest.CaptureFixture[str], dbfile: str) -> None:
+    assert main(["ask", "--batch", "/nonexistent.jsonl", "--db", dbfile]) == 1
+    assert "tracebot: error: /nonexistent.jsonl: cannot read" in capsys.readouterr().err

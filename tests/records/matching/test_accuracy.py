@@ -1,0 +1,36 @@
+"""The evaluation set's targets (``make eval`` prints the full table)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from benchmarks.evaluate import Tally, evaluate
+
+
+@cache
+def tallies() -> dict[str, Tally]:
+    return evaluate()
+
+
+def test_generated_pastes_top1_and_top3() -> None:
+    generated = tallies()["generated"]
+    assert generated.total >= 300
+    assert generated.top1 / generated.total >= 0.99, generated.failures[:5]
+    assert generated.top3 / generated.total >= 0.995, generated.failures[:5]
+
+
+def test_hand_written_hard_cases_all_right() -> None:
+    hard = tallies()["hard"]
+    assert hard.top1 == hard.total, hard.failures
+
+
+def test_chat_is_never_matched_or_ambiguous() -> None:
+    chat = tallies()["chat"]
+    assert chat.total >= 50
+    assert chat.statuses["matched"] == 0 and chat.statuses["ambiguous"] == 0, chat.failures
+
+
+def test_at_most_one_percent_of_foreign_errors_matched() -> None:
+    foreign = tallies()["foreign"]
+    assert foreign.total >= 50
+    assert foreign.statuses["matched"] / foreign.total <= 0.01, foreign.failures

@@ -1,0 +1,150 @@
+"""The matcher: seeds answered, statuses decided, versions folded, examples honoured."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.evalset import EVAL_DIR, shipped_records
+from benchmarks.evaluate import entry_of
+from benchmarks.pastes import render_message
+from records.matching import IndexEntry, Matcher, MatchIndex
+from records.model import Record
+from tests.conftest import SEED_IDS
+
+
+@cache
+def shipped_matcher() -> Matcher:
+    return Matcher(MatchIndex.build(entry_of(r) for r in shipped_records()))
+
+
+def _hard_cases() -> list[dict[str, str]]:
+    lines = (EVAL_DIR / "hard.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.mark.parametrize("case", _hard_cases(), ids=lambda c: c["id"])
+def test_seed_errors_pasted_as_users_do_get_the_seed_records(case: dict[str, str]) -> None:
+    result = shipped_matcher().match(case["text"])
+    assert result.status == "matched"
+    assert result.matches[0].id == case["expect"]
+
+
+def test_seed_answer_folds_mined_versions_and_points_at_the_frame_version() -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/transformers/generation/utils.py", line 1523, in generate\n'
+        "ValueError: assisted generation is not supported with stateful models, such as MambaForCausalLM"
+    )
+    best = shipped_matcher().match(paste).matches[0]
+    assert best.id == SEED_IDS["stateful"]  # curated text wins
+    assert best.versions == ("5.24.0", "4.57.6")  # newest first
+    assert (best.file_path, best.line_number) == ("src/transformers/generation/utils.py", 1523)  # 4.57.6's site
+
+
+def test_without_a_frame_the_newest_version_locates_the_answer() -> None:
+    best = (
+        shipped_matcher()
+        .match("ValueError: assisted generation is not supported with stateful models, such as X")
+        .matches[0]
+    )
+    assert best.id == SEED_IDS["stateful"]
+    assert best.line_number == 1888  # transformers 5.24.0
+
+
+def test_removed_error_still_answers_from_its_seed_and_case_matters() -> None:
+    matcher = shipped_matcher()
+    assert matcher.match("RuntimeError: assisted decoding requires a cache").matches[0].id == SEED_IDS["cache"]
+    capital = matcher.match("RuntimeError: Assisted decoding requires a cache").matches[0]
+    assert capital.id != SEED_IDS["cache"] and capital.versions == ("5.24.0",)
+
+
+def _two_files_index() -> Matcher:
+    message = "the widget configuration {name} cannot be combined with legacy sprockets"
+    return Matcher(MatchIndex.build([
+        IndexEntry(id="a", error_message=message, error_class="ValueError", file_path="src/lib/alpha.py", line_number=10, repo="o/lib"),
+        IndexEntry(id="b", error_message=message, error_class="ValueError", file_path="src/lib/beta.py", line_number=20, repo="o/lib"),
+    ]))  # fmt: skip
+
+
+def test_same_message_in_two_files_without_a_frame_is_ambiguous() -> None:
+    result = _two_files_index().match(
+        "ValueError: the widget configuration 'x' cannot be combined with legacy sprockets"
+    )
+    assert result.status == "ambiguous"
+    assert {m.id for m in result.matches} == {"a", "b"}
+
+
+def test_a_frame_decides_between_files() -> None:
+    paste = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/lib/beta.py", line 20, in f\n'
+        "ValueError: the widget configuration 'x' cannot be combined with legacy sprockets"
+    )
+    result = _two_files_index().match(paste)
+    assert result.status == "matched" and result.matches[0].id == "b"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("how do I fix errors in my model?", "not_an_error"),
+        ("```py\nraise ValueError('x must be positive')\n```", "not_an_error"),
+        ("KeyError: 'totally_unknown_key_name'", "unmatched"),
+        ("IndexError: list index out of range", "unmatched"),  # transformers raises it too, but so does Python
+    ],
+)
+def test_statuses(text: str, status: str) -> None:
+    assert shipped_matcher().match(text).status == status
+
+
+def test_linked_example_answers_as_its_record() -> None:
+    index = MatchIndex.build([IndexEntry(id="rec", error_message="totally different record text here")])
+    example = IndexEntry(id="rec~ex1", error_message="frobnicator exploded at {n} volts", error_class="OSError",
+                         alias_of="rec")  # fmt: skip
+    index.upsert([example])
+    result = Matcher(index).match("OSError: frobnicator exploded at 42 volts")
+    assert result.matches and result.matches[0].id == "rec"
+
+
+def test_index_upsert_and_remove() -> None:
+    index = MatchIndex.build([IndexEntry(id="one", error_message="alpha bravo charlie delta")])
+    matcher = Matcher(index)
+    index.upsert([IndexEntry(id="two", error_message="echo foxtrot golf hotel", error_class="ValueError")])
+    assert matcher.match("ValueError: echo foxtrot golf hotel").matches[0].id == "two"
+    index.upsert([IndexEntry(id="two", error_message="india juliet kilo lima", error_class="ValueError")])
+    assert matcher.match("ValueError: echo foxtrot golf hotel").status == "unmatched"
+    assert matcher.match("ValueError: india juliet kilo lima").matches[0].id == "two"
+    index.remove("two")
+    assert index.get("two") is None and len(index) == 1
+
+
+def test_search_finds_records_by_words() -> None:
+    hits = shipped_matcher().search("assisted generation stateful", 5)
+    assert hits[0].id == SEED_IDS["stateful"]
+
+
+@cache
+def _mined_records() -> list[Record]:
+    return [r for r in shipped_records() if r.origin == "mined" and "/modular_" not in (r.file_path or "")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_records_own_rendered_message_matches_it(data: st.DataObject) -> None:
+    record = data.draw(st.sampled_from(_mined_records()))
+    seed = data.draw(st.integers(0, 10_000))
+    import random  # noqa: PLC0415
+
+    message = render_message(record.error_message, random.Random(seed))
+    paste = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/'
+        f'{(record.file_path or "").removeprefix("src/")}", line {record.line_number}, in f\n'
+        f"{record.error_class}: {message}"
+    )
+    result = shipped_matcher().match(paste)
+    assert result.matches, paste
+    assert record.id in result.matches[0].member_ids
