@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 DB     ?= data/tracebot.db
 
-.PHONY: run test lint typecheck pytest bench eval records seeds console clean help
+.PHONY: run test lint typecheck compose-check pytest bench eval records seeds console clean help
 
 help:
 	@echo "make run    - install, load the shipped records into $(DB), run the bot (DISCORD_TOKEN set) or the console"
@@ -38,7 +38,7 @@ run: $(VENV)/.installed-run
 console: $(VENV)/.installed-run
 	$(BIN)/tracebot console --db $(DB)
 
-test: $(VENV)/.installed-test lint typecheck pytest
+test: $(VENV)/.installed-test lint typecheck compose-check pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -46,6 +46,9 @@ lint: $(VENV)/.installed-test
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
+
+compose-check:
+	sh scripts/check-compose.sh
 
 pytest: $(VENV)/.installed-test
 	$(BIN)/pytest -q

@@ -73,6 +73,24 @@ class Engine:
                 log.info("index updated: %d records added or changed", len(changed))
             return len(changed) + len(dropped)
 
+    async def watch(self, interval: float = 1.0) -> None:
+        """Reload the index whenever another connection commits (``PRAGMA data_version``), forever.
+
+        ``records import`` run against the database a live bot uses is seen within ``interval``
+        seconds, without a restart. Polling a pragma is one cheap read; nothing is reloaded when the
+        value has not moved.
+        """
+        seen = await self.db.data_version()
+        while True:
+            await asyncio.sleep(interval)
+            current = await self.db.data_version()
+            if current != seen:
+                seen = current
+                try:
+                    await self.reload()
+                except Exception:  # a failed reload must not stop the watcher; the next change retries
+                    log.exception("reloading records failed")
+
     def match_text(self, text: str) -> MatchResult:
         """Match a paste (CPU only; call from a worker thread in the bot)."""
         return self.matcher.match(text)

@@ -72,6 +72,13 @@ class Database:
         """Return the schema version recorded in the file."""
         return await migrations.current_version(self._reader)
 
+    async def data_version(self) -> int:
+        """Return SQLite's ``data_version`` as the reader sees it: it moves when any other connection
+        (another process's import included) commits."""
+        async with self._reader.execute("PRAGMA data_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """Run a write transaction: committed on success, rolled back on any exception."""

@@ -1,0 +1,51 @@
+"""Logging, configured once at start-up: plain text or JSON lines, level from settings.
+
+Nothing logs raw pastes: modules log ids, statuses and counts. The JSON formatter still runs every
+message through redaction as a last line of defence against a secret slipping into a log line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+
+from records.redact import redact
+
+PLAIN_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message (redacted), exception."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Return the record as a JSON line."""
+        data = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": redact(record.getMessage()).text,
+        }
+        if record.exc_info:
+            data["exception"] = redact(self.formatException(record.exc_info)).text
+        return json.dumps(data, ensure_ascii=False)
+
+
+class RedactingFormatter(logging.Formatter):
+    """The plain format, with secrets redacted from the final line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Return the formatted, redacted line."""
+        return redact(super().format(record)).text
+
+
+def configure_logging(level: str = "INFO", fmt: str = "plain") -> None:
+    """Set up the root logger once: one handler on stderr, discord.py's chatter at WARNING."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else RedactingFormatter(PLAIN_FORMAT))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+    logging.getLogger("discord.gateway").setLevel(logging.WARNING)

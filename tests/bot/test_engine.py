@@ -1,0 +1,62 @@
+"""The engine: loads the index from the store and follows imports made by other processes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.engine import Engine
+from storage.database import Database
+from storage.importer import import_paths
+from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
+
+NEW_ERROR = "ValueError: the quantum flux capacitor refused configuration zeta-nine"
+
+
+async def test_engine_answers_from_the_store(db: Database) -> None:
+    await import_paths(db, [SEEDS_JSONL])
+    engine = await Engine.load(db)
+    answer = await engine.answer("RuntimeError: assisted decoding requires a cache")
+    assert answer.result.status == "matched"
+    record = answer.record(SEED_IDS["cache"])
+    assert record is not None and record.solutions
+
+
+async def test_watch_sees_an_import_from_another_process_within_5_seconds(db: Database, tmp_path: Path) -> None:
+    await import_paths(db, [SEEDS_JSONL])
+    engine = await Engine.load(db)
+    assert (await engine.answer(NEW_ERROR)).result.status == "unmatched"
+    watcher = asyncio.create_task(engine.watch(interval=0.2))
+    try:
+        records = tmp_path / "new.jsonl"
+        new = make_record(id="flux1", errorMessage="the quantum flux capacitor refused configuration {name}")
+        records.write_text(json.dumps(new) + "\n")
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "records", "import", str(records), "--db", str(db.path),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert await proc.wait() == 0
+        for _ in range(50):  # up to 5 s
+            if (await engine.answer(NEW_ERROR)).result.status == "matched":
+                break
+            await asyncio.sleep(0.1)
+        result = (await engine.answer(NEW_ERROR)).result
+        assert result.status == "matched" and result.matches[0].id == "flux1"
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+
+
+async def test_reload_picks_up_changed_records(db: Database, tmp_path: Path) -> None:
+    await import_paths(db, [SEEDS_JSONL])
+    engine = await Engine.load(db)
+    records = tmp_path / "r.jsonl"
+    records.write_text(json.dumps(make_record(id="z1", errorMessage="zebra stripes misaligned by {n} pixels")) + "\n")
+    await import_paths(db, [records])
+    assert await engine.reload() == 1
+    assert await engine.reload() == 0  # nothing new

@@ -1,0 +1,25 @@
+"""Logging is configured once and never lets a secret through."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from bot.logging_setup import JsonFormatter, RedactingFormatter
+
+CANARY = "hf_" + "CanaryTokenForLoggingTests0123456789"
+
+
+def _record(message: str) -> logging.LogRecord:
+    return logging.LogRecord("tracebot.test", logging.INFO, __file__, 1, message, None, None)
+
+
+def test_json_lines_are_redacted() -> None:
+    line = JsonFormatter().format(_record(f"token {CANARY} seen"))
+    data = json.loads(line)
+    assert CANARY not in line and data["level"] == "INFO" and "[REDACTED:" in data["message"]
+
+
+def test_plain_lines_are_redacted() -> None:
+    line = RedactingFormatter("%(message)s").format(_record(f"oops {CANARY}"))
+    assert CANARY not in line

@@ -1,0 +1,51 @@
+"""Schema upgrades: a database made by the first schema version reaches the current one, data kept."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from storage import migrations
+from storage.database import Database
+from storage.records import RecordRepository
+
+
+def _first_schema_database(path: Path) -> None:
+    first = migrations.available()[0]
+    with sqlite3.connect(path) as conn:
+        conn.executescript(first.sql)
+        conn.execute("PRAGMA user_version = 1")
+        conn.execute(
+            "INSERT INTO records (id, error_message, content_hash, data, created_at, updated_at) "
+            "VALUES ('old1', 'an old message', 'h', ?, 't', 't')",
+            ('{"errorMessage":"an old message","id":"old1"}',),
+        )
+
+
+async def test_upgrade_from_first_schema_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    _first_schema_database(path)
+    db = await Database.open(path)
+    try:
+        assert await db.schema_version() == migrations.latest_version()
+        stored = await RecordRepository(db).get("old1")
+        assert stored is not None and stored.record.error_message == "an old message"
+    finally:
+        await db.close()
+
+
+async def test_migrate_without_auto_migration_reports_pending(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    _first_schema_database(path)
+    db = await Database.open(path, migrate=False)
+    try:
+        assert await db.schema_version() == 1
+        applied = await db.migrate()
+        assert len(applied) == migrations.latest_version() - 1
+    finally:
+        await db.close()
+
+
+def test_migrations_are_numbered_without_gaps() -> None:
+    numbers = [m.version for m in migrations.available()]
+    assert numbers == list(range(1, len(numbers) + 1))
