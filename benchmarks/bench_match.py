@@ -27,22 +27,24 @@ PASTES = 1000
 BASELINE_PASTES = {10_000: 200, 100_000: 50, 1_000_000: 10}
 
 
-def _entries(records: list[dict[str, Any]]) -> list[IndexEntry]:
-    return [
-        IndexEntry(id=r["id"], error_message=r["errorMessage"], error_class=r["errorClass"],
-                   message_pattern=r["messagePattern"], file_path=r["filePath"], line_number=r["lineNumber"],
-                   repo=r["repo"], curated=False, library_version=r["libraryVersion"])
-        for r in records
-    ]  # fmt: skip
+def _entry(r: dict[str, Any]) -> IndexEntry:
+    return IndexEntry(id=r["id"], error_message=r["errorMessage"], error_class=r["errorClass"],
+                      message_pattern=r["messagePattern"], file_path=r["filePath"], line_number=r["lineNumber"],
+                      repo=r["repo"], curated=False, library_version=r["libraryVersion"])  # fmt: skip
 
 
-def _pastes(records: list[dict[str, Any]], rng: random.Random) -> list[tuple[str, str]]:
+def _pastes(size: int) -> list[tuple[str, str]]:
+    """1,000 pastes from records chosen up front, so the records themselves are never all kept."""
+    rng = random.Random(size)
+    chosen = set(rng.sample(range(size), PASTES))
     pastes = []
-    for record in rng.sample(records, PASTES):
-        kind = rng.choice(sorted(FORMATS))
-        message = render_message(record["errorMessage"], rng)
-        text = FORMATS[kind](record["errorClass"], message, record["filePath"], record["lineNumber"], rng)
-        pastes.append((record["id"], text))
+    for number, record in enumerate(synthetic_records(size)):
+        if number in chosen:
+            kind = rng.choice(sorted(FORMATS))
+            message = render_message(record["errorMessage"], rng)
+            text = FORMATS[kind](record["errorClass"], message, record["filePath"], record["lineNumber"], rng)
+            pastes.append((record["id"], text))
+    random.Random(size + 1).shuffle(pastes)
     return pastes
 
 
@@ -51,66 +53,69 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_size(size: int) -> dict[str, Any]:
-    """Measure one record-set size (called in a child process)."""
-    rng = random.Random(size)
-    records = list(synthetic_records(size))
-    pastes = _pastes(records, rng)
-    entries = _entries(records)
+def run_engine(size: int) -> dict[str, Any]:
+    """Build the index from streamed records and match 1,000 pastes (child process: RSS is ours)."""
+    pastes = _pastes(size)
     started = time.perf_counter()
-    matcher = Matcher(MatchIndex.build(entries))
+    matcher = Matcher(MatchIndex.build(_entry(r) for r in synthetic_records(size)))
     build = time.perf_counter() - started
-    del entries
     latencies, correct = [], 0
     for label, text in pastes:
         t0 = time.perf_counter()
         result = matcher.match(text)
         latencies.append((time.perf_counter() - t0) * 1000)
         correct += bool(result.matches) and label in result.matches[0].member_ids
-    figures: dict[str, Any] = {
+    return {
         "size": size, "build_s": round(build, 2), "p50_ms": round(_percentile(latencies, 0.5), 3),
         "p99_ms": round(_percentile(latencies, 0.99), 3), "per_s": round(len(pastes) / (sum(latencies) / 1000)),
         "top1": round(100 * correct / len(pastes), 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     }  # fmt: skip
-    sample = pastes[: BASELINE_PASTES.get(size, 10)]
-    figures.update(_baseline_extract_one(records, sample))
-    figures.update(_baseline_re_scan(records, sample))
-    return figures
 
 
-def _baseline_extract_one(records: list[dict[str, Any]], sample: list[tuple[str, str]]) -> dict[str, Any]:
+def run_baselines(size: int) -> dict[str, Any]:
+    """Time the two naive baselines on a sample of the same pastes (child process)."""
+    sample = _pastes(size)[: BASELINE_PASTES.get(size, 10)]
+    records = [(r["id"], r["errorMessage"], r["messagePattern"]) for r in synthetic_records(size)]
+    return {**_baseline_extract_one(records, sample), **_baseline_re_scan(records, sample)}
+
+
+def _baseline_extract_one(records: list[tuple[str, str, str]], sample: list[tuple[str, str]]) -> dict[str, Any]:
     from rapidfuzz import process  # noqa: PLC0415 - baseline only
 
-    messages = [r["errorMessage"] for r in records]
+    messages = [message for _, message, _ in records]
     times, correct = [], 0
     for label, text in sample:
         t0 = time.perf_counter()
         _, _, index = process.extractOne(text, messages)  # default scorer (WRatio), as a naive user would
         times.append((time.perf_counter() - t0) * 1000)
-        correct += records[index]["id"] == label
+        correct += records[index][0] == label
     return {"rf_p50_ms": round(statistics.median(times), 1), "rf_top1": round(100 * correct / len(sample), 1),
             "rf_n": len(sample)}  # fmt: skip
 
 
-def _baseline_re_scan(records: list[dict[str, Any]], sample: list[tuple[str, str]]) -> dict[str, Any]:
-    compiled = [re.compile(r["messagePattern"]) for r in records]  # not timed: only the scan is
+def _baseline_re_scan(records: list[tuple[str, str, str]], sample: list[tuple[str, str]]) -> dict[str, Any]:
+    compiled = [re.compile(pattern) for _, _, pattern in records]  # not timed: only the scan is
     times, correct = [], 0
     for label, text in sample:
         t0 = time.perf_counter()
         hit = next((i for i, pattern in enumerate(compiled) if pattern.search(text)), None)
         times.append((time.perf_counter() - t0) * 1000)
-        correct += hit is not None and records[hit]["id"] == label
+        correct += hit is not None and records[hit][0] == label
     return {"re_p50_ms": round(statistics.median(times), 1), "re_top1": round(100 * correct / len(sample), 1)}
+
+
+def _child(kind: str, size: int) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_match", "--child", kind, str(size)],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def main(sizes: list[int]) -> None:
     """Run every size in a child process and print the table."""
     rows = []
     for size in sizes:
-        out = subprocess.run([sys.executable, "-m", "benchmarks.bench_match", "--child", str(size)],
-                             capture_output=True, text=True, check=True)  # fmt: skip
-        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        rows.append({**_child("engine", size), **_child("baselines", size)})
         print(f"done {size}", file=sys.stderr)
     header = ("records", "build s", "p50 ms", "p99 ms", "pastes/s", "RSS MB", "top-1 %",
               "rf p50 ms", "rf top-1", "re p50 ms", "re top-1", "vs re")  # fmt: skip
@@ -124,7 +129,8 @@ def main(sizes: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "--child":
-        print(json.dumps(run_size(int(sys.argv[2]))))
+    if len(sys.argv) > 3 and sys.argv[1] == "--child":
+        run = run_engine if sys.argv[2] == "engine" else run_baselines
+        print(json.dumps(run(int(sys.argv[3]))))
     else:
         main([int(a) for a in sys.argv[1:]] or [10_000, 100_000, 1_000_000])

@@ -9,6 +9,8 @@ import random
 import re
 from collections.abc import Callable
 
+from records.matching.template import parse_template
+
 _PLACEHOLDER = re.compile(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 
 MODELS = ["LlamaForCausalLM", "MambaForCausalLM", "BertModel", "GPT2LMHeadModel", "WhisperForConditionalGeneration"]
@@ -36,8 +38,11 @@ def fill_value(expression: str, rng: random.Random) -> str:
 
 
 def render_message(template: str, rng: random.Random) -> str:
-    """Fill every placeholder of a template with a value."""
-    return _PLACEHOLDER.sub(lambda m: fill_value(m.group(0), rng), template)
+    """Fill every placeholder of a template with a value, as the f-string would (``{{`` prints ``{``)."""
+    holes = [m.group(0) for m in _PLACEHOLDER.finditer(template.replace("{{", "").replace("}}", ""))]
+    segments = parse_template(template).segments
+    values = [fill_value(hole, rng) for hole in holes] + [""] * len(segments)
+    return "".join(segment + values[i] for i, segment in enumerate(segments[:-1])) + segments[-1]
 
 
 def site_path(file_path: str | None, style: str = "venv") -> str:

@@ -40,9 +40,21 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record)).text
 
 
+class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Write to whatever ``sys.stderr`` is now (tests and daemons swap it), not what it was at set-up."""
+
+    @property
+    def stream(self) -> object:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: object) -> None:
+        pass
+
+
 def configure_logging(level: str = "INFO", fmt: str = "plain") -> None:
     """Set up the root logger once: one handler on stderr, discord.py's chatter at WARNING."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _CurrentStderr()
     handler.setFormatter(JsonFormatter() if fmt == "json" else RedactingFormatter(PLAIN_FORMAT))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -48,8 +48,7 @@ _TRIM_SAMPLES = (
     "(SELECT id FROM triage_samples WHERE group_id = ? ORDER BY id DESC LIMIT ?)"
 )
 _EXAMPLE_COLUMNS = (
-    "e.record_id, e.n, e.template, e.error_class, r.repo, r.file_path, r.line_number, r.origin, "
-    "r.library_version"
+    "e.record_id, e.n, e.template, e.error_class, r.repo, r.file_path, r.line_number, r.origin, r.library_version"
 )
 
 
@@ -187,9 +186,7 @@ class TriageRepository:
                     return Logged(outcome="group_limit")
                 group_id = await _insert_group(conn, obs, now)
             await _count_paste(conn, group_id, obs, origin, now)
-            stored = await _add_sample(
-                conn, group_id, obs=obs, origin=origin, now=now, cap=limits.samples_per_group
-            )
+            stored = await _add_sample(conn, group_id, obs=obs, origin=origin, now=now, cap=limits.samples_per_group)
             await _bump_user(conn, origin.author_id, now[:10], new_group=new)
         return Logged(outcome="logged", group=await self.get(group_id), new_group=new, sample_stored=stored)
 
@@ -250,9 +247,7 @@ class TriageRepository:
                 raise UnknownRecord(record_id)
             removed = await _remove_examples(conn, report_id, now)
             kept = [
-                await _add_example(
-                    conn, report_id, record_id=record_id, template=t, error_class=group[1], now=now
-                )
+                await _add_example(conn, report_id, record_id=record_id, template=t, error_class=group[1], now=now)
                 for t in templates
             ]
             await _set_status(
@@ -298,9 +293,7 @@ class TriageRepository:
         async with self._db.transaction() as conn:
             await _require_group(conn, report_id)
             removed = await _remove_examples(conn, report_id, now)
-            await _set_status(
-                conn, report_id, status=status, record_id=None, reason=reason, reviewer=reviewer, now=now
-            )
+            await _set_status(conn, report_id, status=status, record_id=None, reason=reason, reviewer=reviewer, now=now)
         return Review(group=await self._get(report_id), removed=removed)
 
     async def _get(self, report_id: int) -> TriageGroup:
@@ -352,8 +345,7 @@ async def _group_id(conn: aiosqlite.Connection, key: str) -> int | None:
 
 async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) -> int:
     cursor = await conn.execute(
-        "INSERT INTO triage_groups (fingerprint, error_class, masked, first_seen, last_seen) "
-        "VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO triage_groups (fingerprint, error_class, masked, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)",
         (obs.key, obs.error_class, obs.masked, now, now),
     )
     return int(cursor.lastrowid or 0)
@@ -417,13 +409,10 @@ async def _add_example(
     conn: aiosqlite.Connection, group_id: int, *, record_id: str, template: str, error_class: str, now: str
 ) -> tuple[str, int]:
     """Add (or revive) the example of a record with this template; return its (record id, n)."""
-    row = await _one(
-        conn, "SELECT n FROM triage_examples WHERE record_id = ? AND template = ?", (record_id, template)
-    )
+    row = await _one(conn, "SELECT n FROM triage_examples WHERE record_id = ? AND template = ?", (record_id, template))
     if row is not None:
         await conn.execute(
-            "UPDATE triage_examples SET removed_at = NULL, group_id = ?, error_class = ? "
-            "WHERE record_id = ? AND n = ?",
+            "UPDATE triage_examples SET removed_at = NULL, group_id = ?, error_class = ? WHERE record_id = ? AND n = ?",
             (group_id, error_class or None, record_id, row[0]),
         )
         return record_id, int(row[0])
@@ -448,8 +437,7 @@ async def _set_status(
     now: str,
 ) -> None:
     await conn.execute(
-        "UPDATE triage_groups SET status = ?, record_id = ?, reason = ?, reviewed_by = ?, reviewed_at = ? "
-        "WHERE id = ?",
+        "UPDATE triage_groups SET status = ?, record_id = ?, reason = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?",
         (status, record_id, reason, reviewer, now, group_id),
     )
 

@@ -10,14 +10,15 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from bot.cli import ask_cmd, ops_cmd, records_cmd, triage_cmd
+from bot.cli import ask_cmd, ops_cmd, records_cmd, run_cmd, triage_cmd
 from bot.cli._common import CliError, Handler
+from bot.logging_setup import configure_logging
 from bot.settings import Settings
 from records.errors import TracebotError
 
 log = logging.getLogger(__name__)
 
-COMMAND_MODULES = (records_cmd, ask_cmd, ops_cmd, triage_cmd)
+COMMAND_MODULES = (records_cmd, ask_cmd, ops_cmd, triage_cmd, run_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         settings = Settings()
+        # The bot logs at its configured level; one-shot commands only say what went wrong.
+        level = settings.log_level if args.command == "run" else "WARNING"
+        configure_logging(level, settings.log_format)
         return asyncio.run(handler(args, settings))
     except CliError as exc:
         return _fail(str(exc), exc.status)

@@ -52,18 +52,25 @@ class IndexEntry:
 
 @dataclass(slots=True)
 class TemplateGroup:
-    """One message template and every record that raises it."""
+    """One message template and every record that raises it.
+
+    Only the text is kept; the parsed template comes from a cache when a paste needs it, which keeps
+    a million templates within memory.
+    """
 
     text: str
-    template: Template
     members: list[IndexEntry] = field(default_factory=list)
     posted: tuple[str, ...] = ()
     posted_weight: float = 1.0  # sum of the posted words' weights when posted (coverage denominator)
-    key: str = ""  # the literal text, normalised: with repo and file it names a raise site
+
+    @property
+    def template(self) -> Template:
+        """The parsed template (cached)."""
+        return parse_template(self.text)
 
     def site_key(self, entry: IndexEntry) -> str:
         """Return the key of one member's raise site (same across versions and origins)."""
-        return f"{entry.repo or ''}|{entry.file_path or ''}|{self.key}"
+        return f"{entry.repo or ''}|{entry.file_path or ''}|{literal_key(self.template)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +85,7 @@ def intern_entry(entry: IndexEntry) -> IndexEntry:
     """Share repeated strings (classes, paths, repos, versions) between entries to save memory."""
     return IndexEntry(
         id=entry.id,
-        error_message=sys.intern(entry.error_message),
+        error_message=entry.error_message,
         error_class=_intern(entry.error_class),
         message_pattern=entry.message_pattern,
         file_path=_intern(entry.file_path),
@@ -108,17 +115,18 @@ class MatchIndex:
     def build(cls, entries: Iterable[IndexEntry]) -> MatchIndex:
         """Build an index (two passes: gather templates and count word rarity, then post them)."""
         index = cls()
-        words_of: list[frozenset[str]] = []
+        words_of: list[tuple[str, ...]] = []  # tuples: a million frozensets would cost ~600 MB at peak
         for entry in entries:
             slot = index._attach(intern_entry(entry))
             if slot == len(words_of):
                 group = index._groups[slot]
                 assert group is not None
-                words = frozenset(literal_words(group.template))
+                words = tuple(literal_words(group.template))
                 words_of.append(words)
                 index._df.update(words)
         for slot, words in enumerate(words_of):
             index._post(slot, words)
+        parse_template.cache_clear()  # the build parsed every template once; keep only what pastes use
         return index
 
     def __len__(self) -> int:
@@ -205,8 +213,7 @@ class MatchIndex:
         slot = self._group_of_text.get(entry.error_message)
         if slot is None:
             slot = len(self._groups)
-            template = parse_template(entry.error_message)
-            self._groups.append(TemplateGroup(entry.error_message, template, key=literal_key(template)))
+            self._groups.append(TemplateGroup(entry.error_message))
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
@@ -214,10 +221,11 @@ class MatchIndex:
         self._group_of_id[entry.id] = slot
         return slot
 
-    def _post(self, slot: int, words: frozenset[str]) -> None:
+    def _post(self, slot: int, words: Iterable[str]) -> None:
         group = self._groups[slot]
         assert group is not None
-        group.posted = tuple(sorted(words, key=lambda w: (self._df[w], -len(w), w))[:WORDS_PER_TEMPLATE])
+        rare = sorted(words, key=lambda w: (self._df[w], -len(w), w))[:WORDS_PER_TEMPLATE]
+        group.posted = tuple(sys.intern(w) for w in rare)  # one string per word, shared by every template
         group.posted_weight = sum(self._weight(w) for w in group.posted) or 1.0
         for word in group.posted:
             self._postings.setdefault(sys.intern(word), array("I")).append(slot)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Project-written, linear patterns over record text (no nested quantifiers).
 _WORD = re.compile(r"[a-z][a-z0-9]{2,}")
@@ -93,25 +94,37 @@ class Template:
         return sum(len(s.strip()) for s in self.segments)
 
 
+@lru_cache(maxsize=100_000)
 def parse_template(text: str) -> Template:
-    """Split a ``{placeholder}`` template into literal segments (``{{``/``}}`` are literal braces)."""
+    """Split a ``{placeholder}`` template into literal segments (``{{``/``}}`` are literal braces).
+
+    Cached: the same few thousand templates are scored again and again, and the index keeps only
+    their text, not a parsed copy of each.
+    """
+    if "{" not in text and "}" not in text:
+        return Template((text,), 0)
     segments: list[str] = []
     current: list[str] = []
     holes = 0
     i, n = 0, len(text)
     while i < n:
-        char = text[i]
-        if char in "{}" and i + 1 < n and text[i + 1] == char:
+        brace = _next_brace(text, i)
+        if brace < 0:
+            current.append(text[i:])
+            break
+        current.append(text[i:brace])
+        char = text[brace]
+        if brace + 1 < n and text[brace + 1] == char:  # {{ or }}: a literal brace
             current.append(char)
-            i += 2
+            i = brace + 2
         elif char == "{":
             segments.append("".join(current))
             current = []
             holes += 1
-            i = _skip_placeholder(text, i)
-        else:
+            i = _skip_placeholder(text, brace)
+        else:  # a lone "}" is literal text
             current.append(char)
-            i += 1
+            i = brace + 1
     segments.append("".join(current))
     return Template(tuple(segments), holes)
 
@@ -127,6 +140,13 @@ def _skip_placeholder(text: str, start: int) -> int:
             if depth == 0:
                 return i + 1
     return len(text)  # unclosed: the rest is the placeholder
+
+
+def _next_brace(text: str, start: int) -> int:
+    opening, closing = text.find("{", start), text.find("}", start)
+    if opening < 0 or closing < 0:
+        return max(opening, closing)
+    return min(opening, closing)
 
 
 def template_from_pattern(pattern: str) -> Template:

@@ -1,0 +1,228 @@
+"""The triage cog: listens for unexplained pastes and gives maintainers ``/triage`` review commands.
+
+Every command defers (privately), then checks at run time that the caller is a maintainer (Manage
+Server, the server's configured maintainer role, or a bot owner); anyone else gets an ephemeral
+refusal and nothing is read or changed. Review output is ephemeral: it concerns only the maintainer
+who asked.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.events import PasteEvent
+from bot.exts.triage._embeds import list_embed, notice_embed, report_embed, review_message, secret_warning
+from bot.triage_service import Notice, TriageService
+from records.errors import TracebotError
+from storage.triage import Status, TriageGroup
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+REFUSAL = "Only maintainers (Manage Server, or the server's tracebot maintainer role) can review triage reports."
+Access = Callable[[discord.Interaction[Any]], Awaitable[bool]]
+WARNED_MEMORY = 1_000  # message ids remembered, so a message is warned about once
+ReportId = app_commands.Range[int, 1, 2**53]
+GROUP_DESCRIPTION = "Review errors no record explains yet (maintainers only)"
+
+
+class PageView(discord.ui.View):
+    """Previous / Next buttons under an ephemeral ``/triage list`` page."""
+
+    def __init__(self, service: TriageService, status: Status | None, number: int, pages: int) -> None:
+        super().__init__(timeout=300)
+        self.service, self.status, self.number = service, status, number
+        self.previous.disabled = number <= 1
+        self.next.disabled = number >= pages
+
+    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button[PageView]) -> None:
+        """Show the page before."""
+        await self._show(interaction, self.number - 1)
+
+    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction, button: discord.ui.Button[PageView]) -> None:
+        """Show the page after."""
+        await self._show(interaction, self.number + 1)
+
+    async def _show(self, interaction: discord.Interaction, number: int) -> None:
+        page = await self.service.page(self.status, number)
+        view = PageView(self.service, self.status, page.number, page.pages)
+        await interaction.response.edit_message(embed=list_embed(page), view=view)
+
+
+@app_commands.guild_only()
+class TriageCog(commands.GroupCog, group_name="triage", group_description="Review errors no record explains yet"):
+    """Logs unexplained pastes and serves the maintainers' review commands."""
+
+    def __init__(self, bot: commands.Bot, service: TriageService, is_maintainer: Access) -> None:
+        self.bot = bot
+        self.service = service
+        self.is_maintainer = is_maintainer
+        self.settings = service.settings
+        self._warned: OrderedDict[int, None] = OrderedDict()
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        """Start the daily retention purge."""
+        self.purge_samples.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the daily retention purge."""
+        self.purge_samples.cancel()
+
+    @tasks.loop(hours=24)
+    async def purge_samples(self) -> None:
+        """Delete samples older than the retention period (counts stay)."""
+        await self.service.purge()
+
+    @purge_samples.before_loop
+    async def _before_purge(self) -> None:
+        # Only a connected bot purges: not ``tracebot sync-commands``, which logs in and leaves.
+        await self.bot.wait_until_ready()
+
+    @commands.Cog.listener()
+    async def on_paste_unmatched(self, event: PasteEvent) -> None:
+        """Log a paste no record explains."""
+        await self._log(event, "unmatched")
+
+    @commands.Cog.listener()
+    async def on_answer_not_helpful(self, event: PasteEvent) -> None:
+        """Log a paste whose answer was voted not helpful."""
+        await self._log(event, "not_helpful")
+
+    async def _log(self, event: PasteEvent, source: str) -> None:
+        try:
+            result = await self.service.log_event(event, source)
+        except TracebotError as exc:
+            log.warning("triage: could not log a paste in channel %d: %s", event.channel_id, exc)
+            return
+        if result.secret_kinds:
+            await self._warn(event, result.secret_kinds)
+        if result.notice is not None and result.group is not None:
+            await self._notify(result.group, result.notice)
+
+    async def _warn(self, event: PasteEvent, kinds: tuple[str, ...]) -> None:
+        """Reply to the author's message with a short warning that never repeats the credential."""
+        if event.message_id in self._warned:
+            return
+        self._warned[event.message_id] = None
+        while len(self._warned) > WARNED_MEMORY:
+            self._warned.popitem(last=False)
+        channel = self.bot.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        try:
+            await channel.get_partial_message(event.message_id).reply(
+                secret_warning(kinds), mention_author=False, allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException as exc:
+            log.warning("triage: could not warn about a credential in channel %d: %s", event.channel_id, exc)
+
+    async def _notify(self, group: TriageGroup, notice: Notice) -> None:
+        channel_id = self.settings.notify_channel_id
+        if channel_id is None:
+            return
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await channel.send(embed=notice_embed(group, notice), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("triage: could not post a notice in channel %d: %s", channel_id, exc)
+
+    async def _guard(self, interaction: discord.Interaction) -> bool:
+        """Defer privately, then let maintainers through and refuse anyone else before anything happens."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await self.is_maintainer(interaction):
+            return True
+        log.info("triage command refused for %s in guild %s", interaction.user.id, interaction.guild_id)
+        await self._reply(interaction, REFUSAL)
+        return False
+
+    async def _reply(
+        self, interaction: discord.Interaction, content: str | None = None, embed: discord.Embed | None = None
+    ) -> None:
+        await interaction.followup.send(
+            content=content or discord.utils.MISSING,
+            embed=embed or discord.utils.MISSING,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def _error(self, interaction: discord.Interaction, exc: TracebotError) -> None:
+        await self._reply(interaction, f"⚠️ {discord.utils.escape_markdown(str(exc))}")
+
+    @app_commands.command(name="list", description="List triage reports, highest count first")
+    @app_commands.describe(status="only reports with this status", page="page number")
+    async def list_reports(
+        self,
+        interaction: discord.Interaction,
+        status: Literal["new", "linked", "dismissed"] | None = None,
+        page: app_commands.Range[int, 1, 100_000] = 1,
+    ) -> None:
+        """Show one page of reports with Previous / Next buttons."""
+        if not await self._guard(interaction):
+            return
+        shown = await self.service.page(status, page)
+        view = PageView(self.service, status, shown.number, shown.pages)
+        await interaction.followup.send(
+            embed=list_embed(shown), view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="show", description="Show one triage report with its samples")
+    @app_commands.describe(report="report id (the number after #)")
+    async def show(self, interaction: discord.Interaction, report: ReportId) -> None:
+        """Show a report."""
+        if not await self._guard(interaction):
+            return
+        try:
+            found = await self.service.show(report)
+        except TracebotError as exc:
+            await self._error(interaction, exc)
+            return
+        await self._reply(interaction, embed=report_embed(found))
+
+    @app_commands.command(name="link", description="Link a report to a record, so the same error matches it")
+    @app_commands.describe(report="report id (the number after #)", record="record id or slug")
+    async def link(self, interaction: discord.Interaction, report: ReportId, record: str) -> None:
+        """Link a report to a record; its message becomes an example of the record."""
+        if not await self._guard(interaction):
+            return
+        try:
+            review = await self.service.link(report, record, reviewer=interaction.user.id)
+        except TracebotError as exc:
+            await self._error(interaction, exc)
+            return
+        await self._reply(interaction, review_message(review))
+
+    @app_commands.command(name="dismiss", description="Dismiss a report that needs no record")
+    @app_commands.describe(report="report id (the number after #)", reason="why, for the other maintainers")
+    async def dismiss(
+        self, interaction: discord.Interaction, report: ReportId, reason: app_commands.Range[str, 1, 300]
+    ) -> None:
+        """Dismiss a report with a reason."""
+        if not await self._guard(interaction):
+            return
+        try:
+            review = await self.service.dismiss(report, reason, reviewer=interaction.user.id)
+        except TracebotError as exc:
+            await self._error(interaction, exc)
+            return
+        await self._reply(interaction, review_message(review))
+
+    @app_commands.command(name="reopen", description="Put a linked or dismissed report back to new")
+    @app_commands.describe(report="report id (the number after #)")
+    async def reopen(self, interaction: discord.Interaction, report: ReportId) -> None:
+        """Reopen a report."""
+        if not await self._guard(interaction):
+            return
+        try:
+            review = await self.service.reopen(report, reviewer=interaction.user.id)
+        except TracebotError as exc:
+            await self._error(interaction, exc)
+            return
+        await self._reply(interaction, review_message(review))

@@ -1,0 +1,314 @@
+"""Triage observations: what may be kept of a paste that no record explains yet.
+
+``observe(text)`` turns raw paste text into an ``Observation`` in a fixed order: cap the input,
+clean it (control characters, invisible and bidi characters, lone surrogates), **redact** it, cut it
+to the configured length, then extract the error and fingerprint it. Nothing before redaction is
+kept, so a sample, a masked message or a log line built from an observation never holds a secret.
+A paste that is mostly binary junk, or shows no error, becomes a ``Skipped`` with its reason.
+
+``example_template`` turns a masked message into a ``{}`` template the matcher reads, and
+``draft_record`` gives a record skeleton in the published JSON form, prefilled from a group.
+
+    TracebotError
+    └── TriageError          a triage request cannot be carried out; nothing was changed
+        ├── UnknownReport    no triage report has this id
+        └── UnknownRecord    no record has this id or slug
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from records.errors import TracebotError
+from records.extract import Frame, clean_paste, extract
+from records.fingerprint import fingerprint, normalize_text
+from records.matching.template import parse_template
+from records.redact import PERSONAL_KINDS, Redaction, redact
+
+__all__ = [
+    "MAX_INPUT_CHARS",
+    "GroupFacts",
+    "Observation",
+    "PasteOrigin",
+    "Skipped",
+    "TriageError",
+    "TriageLimits",
+    "UnknownRecord",
+    "UnknownReport",
+    "cut",
+    "draft_record",
+    "example_template",
+    "observe",
+    "usable_example",
+]
+
+# Why 200,000: redaction is linear but not free (about 1 ms per KB at worst); a paste this long is a
+# log dump, and the whole lines of its head and tail that are kept hold more than any sample needs.
+MAX_INPUT_CHARS = 200_000
+MAX_MASKED_CHARS = 1_000
+MAX_LIBRARIES = 12
+# Share of control, replacement or surrogate characters above which a paste is binary junk.
+JUNK_SHARE = 0.10
+CUT_MARK = "\n[…]\n"
+# A template with less literal text than this would match too much; it is not used as an example.
+MIN_EXAMPLE_LITERAL = 10
+
+_JUNK = dict.fromkeys(
+    [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0), 0xFFFD, *range(0xD800, 0xE000)]
+)
+_SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]|<(?:n|size|hex|q|path|shape|uuid|url|user)>")
+_SLUG_JUNK = re.compile(r"[^a-z0-9]+")
+_REGEX_SYNTAX = re.compile(r"[\\.^$|?*+()\[\]{}]")
+
+
+class TriageError(TracebotError):
+    """A triage request that cannot be carried out; nothing was changed."""
+
+
+class UnknownReport(TriageError):
+    """No triage report has this id."""
+
+    def __init__(self, report_id: int) -> None:
+        super().__init__(f"no triage report with id {report_id}")
+        self.report_id = report_id
+
+
+class UnknownRecord(TriageError):
+    """No record has this id or slug."""
+
+    def __init__(self, record_id: str) -> None:
+        super().__init__(f"no record with id or slug {record_id!r}")
+        self.record_id = record_id
+
+
+@dataclass(frozen=True, slots=True)
+class PasteOrigin:
+    """Where a paste came from: plain Discord ids, never Discord objects."""
+
+    channel_id: int
+    author_id: int
+    guild_id: int | None = None
+    message_id: int | None = None
+    jump_url: str | None = None
+    source: str = "unmatched"  # or "not_helpful"
+    record_id: str | None = None  # the record a not-helpful answer showed
+
+
+@dataclass(frozen=True, slots=True)
+class TriageLimits:
+    """Caps that keep one user or one group from filling the tables."""
+
+    samples_per_group: int = 5
+    user_daily_pastes: int = 50
+    user_daily_groups: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A redacted, grouped reading of one paste, safe to store and to log."""
+
+    key: str
+    error_class: str  # short class name, '' when none was printed
+    masked: str
+    sample: str
+    libraries: dict[str, str | None] = field(default_factory=dict)
+    secret_kinds: tuple[str, ...] = ()
+    truncated: bool = False
+
+    @property
+    def live_secret(self) -> bool:
+        """True when the paste carried a credential (its author should be warned)."""
+        return bool(self.secret_kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A paste that is not kept, and why (it may still have carried a credential)."""
+
+    reason: str
+    secret_kinds: tuple[str, ...] = ()
+
+    @property
+    def live_secret(self) -> bool:
+        """True when the paste carried a credential (its author should be warned)."""
+        return bool(self.secret_kinds)
+
+
+def observe(text: str, *, paste_chars: int = 8_000, sample_chars: int = 1_500) -> Observation | Skipped:
+    """Redact, cut, extract and fingerprint a paste; say why when it cannot be kept."""
+    capped = _cap_input(text)
+    if _junk_share(capped) > JUNK_SHARE:
+        # Not kept, but its author may still need a warning about a credential in it.
+        return Skipped("binary", _secret_kinds(redact(capped.translate(_JUNK))))
+    redaction = _redact(clean_paste(capped.translate(_SURROGATES)))
+    kinds = _secret_kinds(redaction)
+    if not redaction.text.strip():
+        return Skipped("empty", kinds)
+    body = cut(redaction.text, paste_chars)
+    extraction = extract(body)
+    primary = extraction.primary
+    if primary is None or not extraction.is_error:
+        return Skipped("no error", kinds)
+    found = fingerprint(primary.error_class, primary.message)
+    return Observation(
+        key=found.key,
+        error_class=found.error_class,
+        masked=found.masked[:MAX_MASKED_CHARS],
+        sample=cut(body, sample_chars),
+        libraries=_libraries(extraction.libraries, primary.frames, extraction.versions),
+        secret_kinds=kinds,
+        truncated=len(text) > MAX_INPUT_CHARS or len(body) < len(redaction.text),
+    )
+
+
+def cut(text: str, limit: int) -> str:
+    """Cut text to ``limit`` characters, keeping its head and, mostly, its tail (where errors are)."""
+    if len(text) <= limit:
+        return text
+    room = max(0, limit - len(CUT_MARK))
+    head = room // 4
+    return text[:head] + CUT_MARK + text[len(text) - (room - head) :]
+
+
+def _cap_input(text: str) -> str:
+    """Keep whole lines of an oversized paste's head and tail, so no cut leaves part of a secret.
+
+    A cut inside a line could keep a token's prefix, or a password without the label that lets the
+    redactor recognise it; a cut inside a private key could keep its body without its BEGIN line.
+    """
+    if len(text) <= MAX_INPUT_CHARS:
+        return text
+    head = text[: MAX_INPUT_CHARS // 4]
+    head = head[: head.rfind("\n") + 1]
+    tail = text[len(text) - (MAX_INPUT_CHARS - len(head)) :]
+    tail = tail[tail.find("\n") + 1 :] if "\n" in tail else ""
+    return head + CUT_MARK + _without_orphan_key_end(tail)
+
+
+def _without_orphan_key_end(tail: str) -> str:
+    """Drop the start of a tail that ends a PEM block whose BEGIN line was cut away."""
+    end = tail.find("-----END")
+    begin = tail.find("-----BEGIN")
+    if end < 0 or 0 <= begin < end:
+        return tail
+    line_end = tail.find("\n", end)
+    return tail[line_end + 1 :] if line_end >= 0 else ""
+
+
+def _junk_share(text: str) -> float:
+    """Return the share of control, replacement and surrogate characters in text."""
+    if not text:
+        return 0.0
+    return (len(text) - len(text.translate(_JUNK))) / len(text)
+
+
+def _redact(text: str) -> Redaction:
+    """Redact text; also catch a secret disguised by look-alike or full-width letters."""
+    first = redact(text)
+    if first.text.isascii():
+        return first
+    # Folding is per line so the sample keeps its lines; only used when it reveals a hidden secret.
+    folded = "\n".join(normalize_text(line) for line in first.text.split("\n"))
+    second = redact(folded)
+    if not second.findings:
+        return first
+    return Redaction(second.text, first.findings + second.findings)
+
+
+def _secret_kinds(redaction: Redaction) -> tuple[str, ...]:
+    return tuple(sorted({f.kind for f in redaction.findings if f.kind not in PERSONAL_KINDS}))
+
+
+def _libraries(
+    libraries: tuple[str, ...], frames: tuple[Frame, ...], versions: dict[str, str]
+) -> dict[str, str | None]:
+    """Return library -> version hints from the frames and the versions the paste prints."""
+    names = set(libraries) | {f.library for f in frames if f.library} | set(versions)
+    return {name: versions.get(name) for name in sorted(names)[:MAX_LIBRARIES]}
+
+
+def example_template(masked: str) -> str:
+    """Turn a masked message into a ``{}`` template: each placeholder a hole, braces escaped."""
+    pieces: list[str] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(masked):
+        pieces.append(_escape_braces(masked[position : match.start()]))
+        pieces.append("{" + _hole_name(match.group()) + "}")
+        position = match.end()
+    pieces.append(_escape_braces(masked[position:]))
+    return "".join(pieces)
+
+
+def usable_example(template: str) -> bool:
+    """Tell whether a template has enough literal text to stand for a record."""
+    return parse_template(template).literal_chars >= MIN_EXAMPLE_LITERAL
+
+
+def _escape_braces(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _hole_name(placeholder: str) -> str:
+    return "redacted" if placeholder.startswith("[") else placeholder.strip("<>")
+
+
+class GroupFacts(Protocol):
+    """What ``draft_record`` needs of a triage group."""
+
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def error_class(self) -> str: ...
+    @property
+    def masked(self) -> str: ...
+    @property
+    def libraries(self) -> dict[str, str | None]: ...
+
+
+def draft_record(group: GroupFacts) -> dict[str, Any]:
+    """Return a record skeleton in the published envelope form, prefilled from a triage group."""
+    template = example_template(group.masked)
+    segments = parse_template(template).segments
+    record: dict[str, Any] = {
+        "id": f"triage-{group.fingerprint}",
+        "repo": None,
+        "slug": _slug(group.error_class, group.masked),
+        "errorCode": None,
+        "errorMessage": template or group.masked or "(no message)",
+        "messagePattern": _pattern(segments) if usable_example(template) and len(segments) > 1 else None,
+        "errorType": None,
+        "errorClass": group.error_class or None,
+        "httpStatus": None,
+        "severity": "error",
+        "filePath": None,
+        "lineNumber": None,
+        "documentation": "",
+        "triggerScenarios": "",
+        "commonSituations": "",
+        "solutions": [],
+        "exampleFix": None,
+        "preventionTips": [],
+        "tags": sorted(group.libraries),
+        "schemaVersion": 2,
+    }
+    return {"record": record, "datasetVersion": None}
+
+
+def _pattern(segments: tuple[str, ...]) -> str:
+    """Return a ``messagePattern``: the literal segments escaped, a lazy group for each hole."""
+    return "(.+?)".join(_escape_regex(segment) for segment in segments)
+
+
+def _escape_regex(text: str) -> str:
+    """Escape regex syntax only, so the pattern stays readable (spaces and quotes as they are)."""
+    return _REGEX_SYNTAX.sub(r"\\\g<0>", text)
+
+
+def _slug(error_class: str, masked: str) -> str:
+    words = _SLUG_JUNK.sub("-", _PLACEHOLDER.sub(" ", f"{error_class} {masked}").lower()).strip("-")
+    if len(words) <= 60:
+        return words or "triage"
+    return words[:60].rsplit("-", 1)[0]

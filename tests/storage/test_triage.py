@@ -1,0 +1,173 @@
+"""Tests for storage.triage: grouping, counts, places, capped samples, per-user caps, purge, review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from records.triage import Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
+from storage.database import Database
+from storage.importer import import_paths
+from storage.triage import TriageRepository, example_id
+from tests.conftest import SEED_IDS
+
+LIMITS = TriageLimits(samples_per_group=3, user_daily_pastes=50, user_daily_groups=10)
+DAY1 = "2026-03-01T10:00:00.000Z"
+DAY2 = "2026-03-02T10:00:00.000Z"
+
+
+def obs(n: int = 1, *, libraries: dict[str, str | None] | None = None, sample: str = "sample") -> Observation:
+    return Observation(
+        key=f"key{n:04d}",
+        error_class="ValueError",
+        masked=f"bad thing number {n} happened at <path> with value <n>",
+        sample=sample,
+        libraries=libraries or {},
+    )
+
+
+def origin(author: int = 1, channel: int = 10, guild: int | None = 100, source: str = "unmatched") -> PasteOrigin:
+    return PasteOrigin(
+        channel_id=channel,
+        author_id=author,
+        guild_id=guild,
+        message_id=author * 1000 + channel,
+        jump_url=f"https://discord.com/channels/{guild or '@me'}/{channel}/{author}",
+        source=source,
+    )
+
+
+@pytest.fixture
+def repo(db: Database) -> TriageRepository:
+    return TriageRepository(db)
+
+
+@pytest.fixture
+async def seeded(db: Database, seeds_dir: Path) -> Database:
+    await import_paths(db, [seeds_dir])
+    return db
+
+
+async def test_a_group_counts_pastes_and_remembers_where(repo: TriageRepository) -> None:
+    first = await repo.log(obs(libraries={"torch": None}), origin(author=1), LIMITS, DAY1)
+    assert first.outcome == "logged" and first.new_group and first.sample_stored
+    again = await repo.log(obs(libraries={"torch": "2.3.0"}), origin(author=2, channel=11), LIMITS, DAY2)
+    dm = await repo.log(obs(), origin(author=3, channel=12, guild=None, source="not_helpful"), LIMITS, DAY2)
+    assert not again.new_group and again.group is not None and dm.group is not None
+    group = dm.group
+    assert group.id == first.group.id if first.group else False
+    assert (group.count, group.not_helpful, group.guilds, group.channels) == (3, 1, 1, 3)
+    assert (group.first_seen, group.last_seen) == (DAY1, DAY2)
+    assert group.libraries == {"torch": "2.3.0"}
+    assert group.status == "new" and group.last_jump_url == "https://discord.com/channels/@me/12/3"
+    report = await repo.report(group.id)
+    assert report is not None
+    assert [p.guild_id for p in report.places] == [100, 100, None]
+    assert [s.source for s in report.samples] == ["not_helpful", "unmatched", "unmatched"]
+
+
+async def test_samples_are_capped_newest_kept_one_per_author(repo: TriageRepository) -> None:
+    for author in range(1, 6):
+        await repo.log(obs(sample=f"sample {author}"), origin(author=author), LIMITS, DAY1)
+    again = await repo.log(obs(sample="sample 5 again"), origin(author=5), LIMITS, DAY1)
+    assert not again.sample_stored
+    report = await repo.report(1)
+    assert report is not None and report.group.count == 6
+    assert [s.text for s in report.samples] == ["sample 5", "sample 4", "sample 3"]
+
+
+async def test_one_user_cannot_flood_the_tables(repo: TriageRepository, db: Database) -> None:
+    outcomes = [(await repo.log(obs(n), origin(author=666), LIMITS, DAY1)).outcome for n in range(1_000)]
+    assert outcomes.count("logged") == LIMITS.user_daily_groups
+    assert outcomes.count("group_limit") == LIMITS.user_daily_pastes - LIMITS.user_daily_groups
+    assert outcomes.count("user_limit") == 1_000 - LIMITS.user_daily_pastes
+    assert await repo.count() == LIMITS.user_daily_groups
+    async with db.reader.execute("SELECT count(*) FROM triage_samples") as cursor:
+        assert (await cursor.fetchone()) == (LIMITS.user_daily_groups,)
+    # Others are not affected, and the flooder gets a fresh allowance the next day.
+    assert (await repo.log(obs(5_000), origin(author=1), LIMITS, DAY1)).outcome == "logged"
+    assert (await repo.log(obs(5_001), origin(author=666), LIMITS, DAY2)).outcome == "logged"
+
+
+async def test_a_capped_user_still_counts_in_existing_groups(repo: TriageRepository) -> None:
+    limits = TriageLimits(samples_per_group=3, user_daily_pastes=5, user_daily_groups=1)
+    await repo.log(obs(1), origin(author=7), limits, DAY1)
+    assert (await repo.log(obs(2), origin(author=7), limits, DAY1)).outcome == "group_limit"
+    assert (await repo.log(obs(1), origin(author=7), limits, DAY1)).outcome == "logged"
+    group = await repo.get(1)
+    assert group is not None and group.count == 2
+
+
+async def test_purge_deletes_old_samples_and_keeps_counts(repo: TriageRepository) -> None:
+    await repo.log(obs(1), origin(author=1), LIMITS, "2026-01-01T00:00:00.000Z")
+    await repo.log(obs(1), origin(author=2), LIMITS, DAY2)
+    purged = await repo.purge("2026-02-01T00:00:00.000Z", "2026-03-01")
+    assert (purged.samples, purged.user_days) == (1, 1)
+    report = await repo.report(1)
+    assert report is not None and report.group.count == 2
+    assert [s.created_at for s in report.samples] == [DAY2]
+
+
+async def test_groups_are_listed_by_count_and_filtered(repo: TriageRepository) -> None:
+    for n, times in ((1, 1), (2, 3), (3, 2)):
+        for author in range(times):
+            await repo.log(obs(n), origin(author=author), LIMITS, DAY1)
+    assert [g.id for g in await repo.groups()] == [2, 3, 1]
+    assert [g.id for g in await repo.groups(limit=2, offset=1)] == [3, 1]
+    await repo.dismiss(3, "noise", reviewer=42, now=DAY2)
+    assert [g.id for g in await repo.groups(status="new")] == [2, 1]
+    assert [g.id for g in await repo.groups(status="dismissed")] == [3]
+    assert (await repo.count("dismissed"), await repo.count()) == (1, 3)
+
+
+async def test_link_adds_examples_and_reopen_removes_them(repo: TriageRepository, seeded: Database) -> None:
+    await repo.log(obs(1), origin(), LIMITS, DAY1)
+    record = SEED_IDS["stateful"]
+    review = await repo.link(1, record, ["bad thing {n} happened"], reviewer=42, now=DAY2)
+    assert review.group.status == "linked" and review.group.record_id == record
+    assert review.group.reviewed_by == 42
+    [example] = review.added
+    entry = example.index_entry()
+    assert entry.id == example_id(record, 1) == f"{record}~ex1" and entry.alias_of == record
+    assert entry.repo == "huggingface/transformers" and entry.file_path == "src/transformers/generation/utils.py"
+    assert [e.id async for e in repo.example_entries()] == [entry.id]
+    reopened = await repo.reopen(1, reviewer=42, now=DAY2)
+    assert reopened.group.status == "new" and reopened.group.record_id is None
+    assert reopened.removed == [entry.id]
+    assert [e async for e in repo.example_entries()] == []
+    assert await repo.removed_example_ids() == [entry.id]
+    relinked = await repo.link(1, record, ["bad thing {n} happened"], reviewer=None, now=DAY2)
+    assert [e.entry_id for e in relinked.added] == [entry.id]  # the same example comes back
+    assert await repo.removed_example_ids() == []
+
+
+async def test_dismissing_a_linked_group_drops_its_examples(repo: TriageRepository, seeded: Database) -> None:
+    await repo.log(obs(1), origin(), LIMITS, DAY1)
+    await repo.link(1, SEED_IDS["cache"], ["bad thing {n} happened"], reviewer=None, now=DAY2)
+    review = await repo.dismiss(1, "a user typo", reviewer=9, now=DAY2)
+    assert review.group.status == "dismissed" and review.group.reason == "a user typo"
+    assert review.removed == [example_id(SEED_IDS["cache"], 1)]
+
+
+async def snapshot(db: Database) -> list[object]:
+    rows: list[object] = []
+    for table in ("triage_groups", "triage_examples", "triage_samples", "triage_places", "triage_user_days"):
+        async with db.reader.execute(f"SELECT * FROM {table} ORDER BY 1") as cursor:
+            rows.append([tuple(r) for r in await cursor.fetchall()])
+    return rows
+
+
+async def test_unknown_report_or_record_changes_nothing(repo: TriageRepository, seeded: Database) -> None:
+    await repo.log(obs(1), origin(), LIMITS, DAY1)
+    before = await snapshot(seeded)
+    with pytest.raises(UnknownReport, match="no triage report with id 99"):
+        await repo.link(99, SEED_IDS["cache"], ["bad thing {n}"], reviewer=None, now=DAY2)
+    with pytest.raises(UnknownRecord, match="no record with id or slug 'nope'"):
+        await repo.link(1, "nope", ["bad thing {n}"], reviewer=None, now=DAY2)
+    with pytest.raises(UnknownReport):
+        await repo.dismiss(99, "x", reviewer=None, now=DAY2)
+    with pytest.raises(UnknownReport):
+        await repo.reopen(99, reviewer=None, now=DAY2)
+    assert await snapshot(seeded) == before
+    assert await repo.get(99) is None and await repo.report(99) is None
