@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 
 from records.matching import Match, Matcher, MatchIndex, MatchResult
+from records.merge import merge_site
 from records.model import Record
 from storage.database import Database
 from storage.records import RecordRepository
@@ -107,4 +108,9 @@ class Engine:
     async def answer_for(self, result: MatchResult) -> Answer:
         """Fetch the records a match result names."""
         ids = {m.id for m in result.matches} | {m.location_id for m in result.matches}
-        return Answer(result, await self.records.get_many(sorted(ids)))
+        records = await self.records.get_many(sorted(ids))
+        for match in result.matches:
+            shown, located = records.get(match.id), records.get(match.location_id)
+            if shown is not None and located is not None:
+                records[match.id] = merge_site(shown, located)
+        return Answer(result, records)

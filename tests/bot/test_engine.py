@@ -14,6 +14,7 @@ from storage.database import Database
 from storage.importer import import_paths
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
 
+SHIPPED_DATA = Path(__file__).resolve().parents[2] / "records" / "data"
 NEW_ERROR = "ValueError: the quantum flux capacitor refused configuration zeta-nine"
 
 
@@ -60,3 +61,14 @@ async def test_reload_picks_up_changed_records(db: Database, tmp_path: Path) -> 
     await import_paths(db, [records])
     assert await engine.reload() == 1
     assert await engine.reload() == 0  # nothing new
+
+
+async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database) -> None:
+    await import_paths(db, [SHIPPED_DATA])
+    engine = await Engine.load(db)
+    answer = await engine.answer("ValueError: assisted generation is not supported with stateful models, such as X")
+    record = answer.record(SEED_IDS["stateful"])
+    assert record is not None
+    assert record.solutions[0].startswith("Remove `assistant_model`")  # the seed's text
+    assert (record.line_number, record.library_version) == (1888, "5.24.0")  # the newest mined location
+    assert record.github_url is not None and "/blob/v5.24.0/" in record.github_url
