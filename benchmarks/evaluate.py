@@ -8,12 +8,13 @@ ambiguous) and ``foreign`` (errors of other libraries; at most 1% may be matched
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.evalset import EVAL_DIR, shipped_records
-from records.matching import IndexEntry, Matcher, MatchIndex, MatchResult
+from records.matching import IndexEntry, Matcher, MatchIndex, MatchResult, Thresholds
 from records.model import Record
 
 
@@ -98,8 +99,27 @@ def evaluate(matcher: Matcher | None = None) -> dict[str, Tally]:
     return tallies
 
 
+def sweep() -> None:
+    """Print how the statuses move with the thresholds (how ``Thresholds`` was chosen)."""
+    index = MatchIndex.build(entry_of(r) for r in shipped_records())
+    print("matched ambiguous | generated matched  top-1 | hard matched | chat m+a | foreign matched  m+a")
+    for matched in (50.0, 62.0, 75.0, 85.0):
+        for ambiguous in (35.0, 45.0, 60.0):
+            t = evaluate(Matcher(index, Thresholds(matched=matched, ambiguous=ambiguous)))
+            g, h, c, f = t["generated"], t["hard"], t["chat"], t["foreign"]
+            pct = lambda n, tally: 100 * n / tally.total  # noqa: E731
+            print(
+                f"{matched:7.0f} {ambiguous:9.0f} | {pct(g.statuses['matched'], g):17.1f} {pct(g.top1, g):6.1f} | "
+                f"{pct(h.statuses['matched'], h):12.1f} | {pct(c.statuses['matched'] + c.statuses['ambiguous'], c):8.1f} | "
+                f"{pct(f.statuses['matched'], f):15.1f} {pct(f.statuses['matched'] + f.statuses['ambiguous'], f):4.1f}"
+            )
+
+
 def main() -> None:
-    """Print the accuracy table and the failures."""
+    """Print the accuracy table and the failures (``--sweep``: the threshold table)."""
+    if "--sweep" in sys.argv:
+        sweep()
+        return
     tallies = evaluate()
     print(
         f"{'category':<10} {'n':>5} {'top-1':>7} {'top-3':>7} {'matched':>7} {'ambig.':>7} {'unmatch':>7} {'chat':>7}"

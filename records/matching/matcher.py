@@ -33,11 +33,17 @@ GENERIC_TEXT_FACTOR = 0.4
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Score cut-offs (0-100). Chosen on the evaluation set; see ``benchmarks/evaluate.py``.
+    """Score cut-offs (0-100), chosen on the evaluation set (``python -m benchmarks.evaluate --sweep``).
 
     ``matched`` needs the best answer at or above ``matched`` and at least ``margin`` ahead of the
     next; anything at or above ``ambiguous`` is offered as a choice. A paste with no exception class
     and no traceback (kind ``candidate``) only counts when its text evidence alone is near certain.
+
+    The sweep (shipped records, 400 generated pastes, 19 hand-written, 60 chat, 94 foreign) shows a
+    flat plateau: ``matched`` anywhere from 50 to 70 gives the same statuses; at 75 hand-written pastes
+    without a class (text evidence alone tops out at 72) stop matching, at 85 generated ones do too.
+    ``ambiguous`` at 35 lets 3.2% of foreign errors through as choices; 45 to 60 lets none and loses
+    no correct answer. 62 and 45 sit well inside both margins.
     """
 
     matched: float = 62.0
