@@ -9,7 +9,7 @@ from typing import Any
 
 import aiosqlite
 
-from records.matching.index import IndexEntry
+from records.matching.index import IndexEntry, intern_entry
 from records.model import Record
 from records.versions import version_key
 from storage.database import Database
@@ -133,16 +133,18 @@ class RecordRepository:
             params = (updated_since,)
         async with self._db.reader.execute(sql, params) as cursor:
             async for row in cursor:
-                yield IndexEntry(
-                    id=row[0],
-                    error_message=row[1],
-                    error_class=row[2],
-                    message_pattern=row[3],
-                    file_path=row[4],
-                    line_number=row[5],
-                    repo=row[6],
-                    curated=row[7] != "mined",
-                    library_version=row[8],
+                yield intern_entry(
+                    IndexEntry(
+                        id=row[0],
+                        error_message=row[1],
+                        error_class=row[2],
+                        message_pattern=row[3],
+                        file_path=row[4],
+                        line_number=row[5],
+                        repo=row[6],
+                        curated=row[7] != "mined",
+                        library_version=row[8],
+                    )
                 )
 
     async def last_update(self) -> str | None:

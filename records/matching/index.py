@@ -82,7 +82,11 @@ class Candidate:
 
 
 def intern_entry(entry: IndexEntry) -> IndexEntry:
-    """Share repeated strings (classes, paths, repos, versions) between entries to save memory."""
+    """Share repeated strings (classes, paths, repos, versions) between entries to save memory.
+
+    Producers call this as they read entries (the store, the benchmarks); the index keeps what it is
+    given, so a million entries exist once, not twice.
+    """
     return IndexEntry(
         id=entry.id,
         error_message=entry.error_message,
@@ -117,7 +121,7 @@ class MatchIndex:
         index = cls()
         words_of: list[tuple[str, ...]] = []  # tuples: a million frozensets would cost ~600 MB at peak
         for entry in entries:
-            slot = index._attach(intern_entry(entry))
+            slot = index._attach(entry)
             if slot == len(words_of):
                 group = index._groups[slot]
                 assert group is not None
@@ -147,8 +151,7 @@ class MatchIndex:
 
     def upsert(self, entries: Sequence[IndexEntry]) -> None:
         """Add new records and replace changed ones (used when an import lands while running)."""
-        for raw in entries:
-            entry = intern_entry(raw)
+        for entry in entries:
             self.remove(entry.id)
             known = entry.error_message in self._group_of_text
             slot = self._attach(entry)
