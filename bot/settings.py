@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DB = Path("data/tracebot.db")
+DEFAULT_PASTE_HOSTS = (
+    "gist.github.com",
+    "gist.githubusercontent.com",
+    "pastebin.com",
+    "hastebin.com",
+    "toptal.com",
+    "www.toptal.com",
+    "paste.gg",
+    "mclo.gs",
+)
 
 
 class Settings(BaseSettings):
@@ -20,6 +30,7 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         hide_input_in_errors=True,
+        env_ignore_empty=True,  # `NAME=` (as in .env.example) means "the default", not an empty value
     )
 
     discord_token: SecretStr | None = Field(
@@ -32,3 +43,40 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["plain", "json"] = "plain"
     max_file_bytes: int = Field(default=128 * 1024 * 1024, gt=0, description="largest record file read")
+
+    # Flood control: how often the bot may answer one person, one channel, and everyone together.
+    user_cooldown: float = Field(default=10.0, ge=0, description="seconds between answers to one user")
+    channel_cooldown: float = Field(default=2.0, ge=0, description="seconds between answers in one channel")
+    global_budget: int = Field(default=60, ge=0, description="answers allowed per global window (0 = no limit)")
+    global_window: float = Field(default=60.0, gt=0, description="seconds the global budget covers")
+
+    # Reading pastes: attachments and paste-site links.
+    max_attachment_bytes: int = Field(default=512 * 1024, gt=0, description="largest attachment read")
+    max_paste_bytes: int = Field(default=512 * 1024, gt=0, description="largest paste-site text read")
+    paste_timeout: float = Field(default=5.0, gt=0, description="seconds to fetch one paste link")
+    paste_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=DEFAULT_PASTE_HOSTS, description="paste-site hosts whose links are read (comma-separated)"
+    )
+
+    # People who count as maintainers in every server (bot owners), and the liveness heartbeat.
+    owner_ids: Annotated[tuple[int, ...], NoDecode] = Field(
+        default=(), description="user ids treated as maintainers everywhere (comma-separated)"
+    )
+    heartbeat_interval: float = Field(default=30.0, ge=0, description="seconds between heartbeats (0 = off)")
+    heartbeat_max_age: float = Field(default=120.0, gt=0, description="oldest heartbeat `health` accepts")
+    reload_interval: float = Field(default=1.0, ge=0, description="seconds between checks for new records (0 = off)")
+    metrics_port: int | None = Field(default=None, ge=1, le=65535, description="Prometheus metrics port (unset = off)")
+
+    @field_validator("paste_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(host.strip().lower() for host in value.split(",") if host.strip())
+        return value
+
+    @field_validator("owner_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value

@@ -102,9 +102,8 @@ class GuildRepository:
         chosen = current.channel_modes.get(channel_id) if mode is UNSET else mode
         async with self._db.transaction() as conn:
             if not listed and chosen is None:
-                await conn.execute(
-                    "DELETE FROM channel_settings WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
-                )
+                sql = "DELETE FROM channel_settings WHERE guild_id = ? AND channel_id = ?"
+                await conn.execute(sql, (guild_id, channel_id))
             else:
                 await conn.execute(
                     "INSERT INTO channel_settings (guild_id, channel_id, allowed, mode, updated_at) "

@@ -55,7 +55,8 @@ class ReplyRepository:
         now = utc_now()
         async with self._db.transaction() as conn:
             await conn.execute(
-                f"INSERT INTO replies ({_COLUMNS}, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO replies ({_COLUMNS}, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (message_id) DO UPDATE SET reply_id = excluded.reply_id, "
                 "reply_channel_id = excluded.reply_channel_id, status = excluded.status, "
                 "record_ids = excluded.record_ids, updated_at = excluded.updated_at",
@@ -70,9 +71,7 @@ class ReplyRepository:
         """Remove the link whose reply is this message; return it if there was one."""
         return await self._delete("reply_id", reply_id)
 
-    async def vote(
-        self, *, reply_id: int, user_id: int, record_id: str, helpful: bool, guild_id: int | None
-    ) -> None:
+    async def vote(self, *, reply_id: int, user_id: int, record_id: str, helpful: bool, guild_id: int | None) -> None:
         """Record (or change) one person's vote on the record an answer showed."""
         async with self._db.transaction() as conn:
             await conn.execute(
@@ -93,9 +92,9 @@ class ReplyRepository:
 
     async def _delete(self, column: str, value: int) -> ReplyLink | None:
         # `column` is one of our own column names, never user input.
-        async with self._db.transaction() as conn:
-            async with conn.execute(f"DELETE FROM replies WHERE {column} = ? RETURNING {_COLUMNS}", (value,)) as cur:
-                row = await cur.fetchone()
+        sql = f"DELETE FROM replies WHERE {column} = ? RETURNING {_COLUMNS}"
+        async with self._db.transaction() as conn, conn.execute(sql, (value,)) as cursor:
+            row = await cursor.fetchone()
         return _link(tuple(row)) if row is not None else None
 
     async def _one(self, sql: str, value: int) -> ReplyLink | None:

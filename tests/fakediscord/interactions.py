@@ -64,7 +64,9 @@ def interaction_payload(
     if interaction.guild_id is not None and member is not None:
         payload |= {"guild_id": str(interaction.guild_id), "guild_locale": "en-US"}
         payload["guild"] = {"id": str(interaction.guild_id), "locale": "en-US", "features": []}
-        payload["member"] = member | {"permissions": str((1 << 51) - 1)}
+        # Discord sends the member's computed permissions; bots check them at run time.
+        permissions = world.member_permissions(interaction.guild_id, int(user["id"]))
+        payload["member"] = member | {"permissions": str(permissions)}
     else:
         payload["user"] = user
     return payload

@@ -109,6 +109,19 @@ class World:
             return None
         return self.members.get(guild_id, {}).get(user_id)
 
+    def member_permissions(self, guild_id: int, user_id: int) -> int:
+        """Return a member's guild permissions as Discord computes them: owner and admins get all."""
+        everything = (1 << 51) - 1
+        if self.guilds[guild_id]["owner_id"] == str(user_id):
+            return everything
+        member = self.members[guild_id].get(user_id) or {"roles": []}
+        held = {str(guild_id), *member["roles"]}
+        granted = 0
+        for role in self.roles[guild_id]:
+            if role["id"] in held:
+                granted |= int(role["permissions"])
+        return everything if granted & int(p.ADMINISTRATOR) else granted
+
     def user(self, user: Payload | int) -> Payload:
         """Resolve a user payload or id to the stored payload."""
         return self.users[int(user["id"])] if isinstance(user, dict) else self.users[user]

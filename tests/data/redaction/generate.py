@@ -56,12 +56,9 @@ TOKENS: dict[str, list[Callable[[random.Random], str]]] = {
     "google_api_key": [lambda r: "AIza" + _fake(r, B64URL, 35)],
     "slack_token": [
         lambda r: (
-            f"xox{r.choice('bpa')}-{_pick(r, string.digits, 12)}-{_pick(r, string.digits, 13)}-"
-            + _fake(r, ALNUM, 24)
+            f"xox{r.choice('bpa')}-{_pick(r, string.digits, 12)}-{_pick(r, string.digits, 13)}-" + _fake(r, ALNUM, 24)
         ),
-        lambda r: (
-            f"xapp-1-A{_pick(r, UPPER_DIGITS, 10)}-{_pick(r, string.digits, 13)}-" + _fake(r, ALNUM, 64)
-        ),
+        lambda r: f"xapp-1-A{_pick(r, UPPER_DIGITS, 10)}-{_pick(r, string.digits, 13)}-" + _fake(r, ALNUM, 64),
     ],
     "discord_token": [
         lambda r: (
@@ -219,9 +216,7 @@ def build_positives() -> list[dict[str, str]]:
     for kind, makers in TOKENS.items():
         for index, (context, template) in enumerate(TOKEN_CONTEXTS.items()):
             secret = makers[index % len(makers)](r)
-            rows.append(
-                {"text": template.format(s=secret), "kind": kind, "secret": secret, "context": context}
-            )
+            rows.append({"text": template.format(s=secret), "kind": kind, "secret": secret, "context": context})
     for text, secret in _private_keys(r):
         rows.append({"text": text, "kind": "private_key", "secret": secret, "context": "pem"})
     for text, kind, secret in _personal(r) + _labelled(r):

@@ -21,14 +21,13 @@ class GenerationMixin:
             checked = True
             if num_return_sequences > 1:
                 raise ValueError(
-                    "num_return_sequences has to be 1 when doing assisted generate, "
-                    f"but is {num_return_sequences}."
+                    f"num_return_sequences has to be 1 when doing assisted generate, but is {num_return_sequences}."
                 )
             if self._is_stateful and checked:
                 # In assisted generation we need the ability to confirm tokens,
                 # which is not possible with stateful models.
                 raise ValueError(
-                    f"assisted generation is not supported with stateful models, such as {self.__class__.__name__}"  # noqa: E501
+                    f"assisted generation is not supported with stateful models, such as {self.__class__.__name__}"
                 )
 
     def percent(self, hidden: int, heads: int) -> None:

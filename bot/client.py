@@ -1,0 +1,171 @@
+"""The Discord client: a ``commands.Bot`` built from injected services, and where it connects to.
+
+The entry point builds ``Services`` once (settings, database, engine, repositories, paste fetcher)
+and hands them to ``TracebotBot``; extensions read them from ``bot.services``. ``setup_hook`` loads
+the features, registers the persistent answer components and syncs commands to the development guild
+only; global sync is ``tracebot sync-commands``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import Engine
+from bot.metrics import Metrics
+from bot.pastes import PasteSource
+from bot.settings import Settings
+from bot.views import PERSISTENT_ITEMS, ComponentActions
+from storage.database import Database
+from storage.guilds import GuildRepository, StatusRepository
+from storage.replies import ReplyRepository
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.exts.answers", "bot.exts.lookup", "bot.exts.admin")
+TRIAGE_EXTENSION = "bot.exts.triage"  # needs ``bot.triage_service`` set before it loads
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+@dataclass
+class Services:
+    """Everything the features need, built once by the entry point."""
+
+    settings: Settings
+    db: Database
+    engine: Engine
+    guilds: GuildRepository
+    replies: ReplyRepository
+    status: StatusRepository
+    pastes: PasteSource | None = None
+    metrics: Metrics | None = None
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings,
+        db: Database,
+        engine: Engine,
+        pastes: PasteSource | None,
+        metrics: Metrics | None = None,
+    ) -> Services:
+        """Create the repositories over ``db``."""
+        repos = GuildRepository(db), ReplyRepository(db), StatusRepository(db)
+        return cls(settings, db, engine, *repos, pastes=pastes, metrics=metrics)
+
+
+def point_discord_at(api_url: str, gateway_url: str | None) -> None:
+    """Send discord.py's REST calls to ``api_url`` and its gateway connection to ``gateway_url``."""
+    # Both are read when used (Route.BASE when a route is built, DEFAULT_GATEWAY on connect), so this
+    # must run before login; discord.py 2.7 needs both for a proxy or a local Discord-compatible server.
+    discord.http.Route.BASE = api_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def default_intents() -> discord.Intents:
+    """Return the intents tracebot needs: guilds, messages and (privileged) message content."""
+    intents = discord.Intents.default()
+    intents.message_content = True
+    intents.typing = intents.presences = intents.members = False
+    return intents
+
+
+class TracebotBot(commands.Bot):
+    """tracebot on Discord: answers pastes, slash commands and the answers' buttons."""
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        intents: discord.Intents | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents or default_intents(),
+            allowed_mentions=NO_MENTIONS,
+            help_command=None,
+        )
+        self.services = services
+        self.feature_modules = tuple(extensions)
+        self.component_actions: ComponentActions | None = None
+        self.triage_service: Any = None  # the triage feature's service, when the entry point wires it
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        """Load the features, register persistent components, sync commands to the dev guild."""
+        for extension in self.feature_modules:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        interval = self.services.settings.reload_interval
+        if interval > 0:  # records imported into the live database are answered without a restart
+            self._watcher = asyncio.create_task(self.services.engine.watch(interval), name="tracebot-reload")
+        self.tree.error(self.on_app_command_error)
+        if self.services.settings.dev_guild:
+            await self._sync_dev_guild(self.services.settings.dev_guild)
+
+    async def _sync_dev_guild(self, guild_id: int) -> None:
+        guild = discord.Object(guild_id)
+        self.tree.copy_global_to(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:  # a wrong dev guild must not keep the bot from answering
+            log.error("could not sync commands to development guild %s: %s %s", guild_id, exc.status, exc.text)
+            return
+        log.info("synced %d commands to development guild %s", len(synced), guild_id)
+
+    async def on_ready(self) -> None:
+        """Log the connection and start the heartbeat ``tracebot health`` checks."""
+        log.info("connected as %s (%s) to %d guilds", self.user, self.user and self.user.id, len(self.guilds))
+        interval = self.services.settings.heartbeat_interval
+        if interval > 0 and self._heartbeat is None:
+            self._heartbeat = asyncio.create_task(self._beat(interval), name="tracebot-heartbeat")
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Do nothing here: tracebot has no prefix commands; the answers feature listens to messages."""
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Log a failed command and tell the caller privately."""
+        name = interaction.command.qualified_name if interaction.command else "?"
+        log.error("command %s failed", name, exc_info=error)
+        text = "Something went wrong while answering that; the error was logged."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("could not report the failure of command %s", name)
+
+    async def close(self) -> None:
+        """Stop the background tasks, then close the gateway and the HTTP session."""
+        tasks = [task for task in (self._heartbeat, self._watcher) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._heartbeat = self._watcher = None
+        await super().close()
+
+    async def _beat(self, interval: float) -> None:
+        while not self.is_closed():
+            if self.is_ready():
+                latency = self.latency * 1000 if math.isfinite(self.latency) else None
+                try:
+                    await self.services.status.beat(latency_ms=latency, guilds=len(self.guilds), pid=os.getpid())
+                except Exception:  # a failed beat must not stop the next one; health will notice
+                    log.exception("heartbeat write failed")
+            await asyncio.sleep(interval)

@@ -1,0 +1,82 @@
+"""Text helpers for embeds: Discord's limits, clipping, code blocks, and fitting an embed into them."""
+
+from __future__ import annotations
+
+import discord
+
+TITLE, DESCRIPTION, FIELDS, FIELD_NAME, FIELD_VALUE, FOOTER, TOTAL = 256, 4096, 25, 256, 1024, 2048, 6000
+ELLIPSIS = "…"
+_FENCE = "```"
+_BROKEN_FENCE = "`\u200b``"  # a zero-width space keeps text from closing our code block early
+MIN_DESCRIPTION = 200
+
+
+def clip(text: str, limit: int) -> str:
+    """Return ``text`` cut to at most ``limit`` characters, marking the cut with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)].rstrip() + ELLIPSIS if limit > 0 else ""
+
+
+def undouble(text: str) -> str:
+    """Turn a template's doubled literal braces (``{{`` and ``}}``) back into single ones."""
+    return text.replace("{{", "{").replace("}}", "}")
+
+
+def first_line(text: str) -> str:
+    """Return the first non-empty line of ``text`` (or an empty string)."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def code_block(text: str, limit: int, language: str = "py") -> str:
+    """Return ``text`` in a fenced code block of at most ``limit`` characters, fences included."""
+    opening, closing = f"{_FENCE}{language}\n", f"\n{_FENCE}"
+    room = limit - len(opening) - len(closing)
+    body = text.replace(_FENCE, _BROKEN_FENCE).strip("\n")
+    if room <= 0:
+        return ""
+    if len(body) > room:
+        body = body[: max(room - 2, 0)].rstrip("\n") + "\n" + ELLIPSIS
+    return f"{opening}{body}{closing}"
+
+
+def inline_code(text: str, limit: int) -> str:
+    """Return ``text`` as inline code of at most ``limit`` characters (backticks inside are swapped)."""
+    return f"`{clip(text.replace('`', 'ˋ').replace(chr(10), ' '), max(limit - 2, 0))}`"
+
+
+def numbered(items: list[str], limit: int) -> str:
+    """Return ``1. a`` / ``2. b`` lines of at most ``limit`` characters, dropping items that do not fit."""
+    lines: list[str] = []
+    for number, item in enumerate(items, start=1):
+        room = limit - len("\n".join(lines)) - (1 if lines else 0)
+        if (room < 20 and lines) or room <= 0:
+            break
+        lines.append(clip(f"{number}. {' '.join(item.split())}", room))
+    return "\n".join(lines)
+
+
+def add_field(embed: discord.Embed, name: str, value: str | None, *, inline: bool = False) -> None:
+    """Add a field if it has a value and room is left, clipping name and value to Discord's limits."""
+    if value and value.strip() and len(embed.fields) < FIELDS:
+        embed.add_field(name=clip(name, FIELD_NAME), value=clip(value, FIELD_VALUE), inline=inline)
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """Shrink an embed to Discord's 6,000-character total: description first, then the last fields."""
+    overflow = len(embed) - TOTAL
+    if overflow > 0 and embed.description:
+        keep = max(len(embed.description) - overflow, MIN_DESCRIPTION)
+        embed.description = clip(embed.description, keep)
+    while len(embed) > TOTAL and embed.fields:
+        index = len(embed.fields) - 1
+        field = embed.fields[index]
+        value = field.value or ""
+        room = len(value) - (len(embed) - TOTAL)
+        if room >= 40:
+            embed.set_field_at(index, name=field.name, value=clip(value, room), inline=bool(field.inline))
+        else:
+            embed.remove_field(index)
+    if len(embed) > TOTAL and embed.description:
+        embed.description = clip(embed.description, max(len(embed.description) - (len(embed) - TOTAL), 0))
+    return embed

@@ -1,0 +1,38 @@
+"""Pure helpers that turn a message's parts into the text to match (no Discord objects here).
+
+A paste arrives as message text (often in a code block), as a text attachment (Discord turns a long
+paste into ``message.txt``), or as a link to a paste site. Code fences, quotes and the chat around a
+traceback are read by ``records.extract`` itself, so the text to match is the message as written plus
+every readable attachment and paste.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+READABLE_SUFFIXES = (".txt", ".log", ".py")
+MAX_ATTACHMENTS = 3
+
+
+def readable_attachment(filename: str, size: int, cap: int) -> bool:
+    """Return whether an attachment is a text paste worth downloading (by name and size, before download)."""
+    return filename.lower().endswith(READABLE_SUFFIXES) and 0 < size <= cap
+
+
+def pick_attachments(files: Sequence[tuple[str, int]], cap: int) -> list[int]:
+    """Return the indexes of the attachments to read: readable ones, at most ``MAX_ATTACHMENTS``."""
+    chosen = [i for i, (name, size) in enumerate(files) if readable_attachment(name, size, cap)]
+    return chosen[:MAX_ATTACHMENTS]
+
+
+def strip_mentions(content: str, user_id: int | None) -> str:
+    """Remove mentions of ``user_id`` (the bot) from a message."""
+    if user_id is None:
+        return content
+    return re.sub(rf"<@!?{user_id}>", "", content).strip()
+
+
+def compose(content: str, extras: Sequence[str]) -> str:
+    """Return the message text followed by every attachment and paste text, blank-line separated."""
+    return "\n\n".join(part for part in (content, *extras) if part and part.strip())

@@ -1,0 +1,182 @@
+"""The paste listener: answers pastes, follows their edits and deletions. Thin: decisions are pure
+helpers (``_policy``, ``_throttle``, ``_reading``), matching is the engine's, posting is ``_lifecycle``.
+
+Only ids and statuses are logged; paste text never is (it may hold secrets).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.client import Services
+from bot.engine import Answer
+from bot.exts.answers._lifecycle import KeyedLocks, ReplyKeeper
+from bot.exts.answers._message import facts_of, paste_event, paste_text
+from bot.exts.answers._policy import skip_reason
+from bot.exts.answers._throttle import Throttle
+from bot.views import answer_reply
+from storage.guilds import GuildConfig
+from storage.replies import ReplyLink
+
+log = logging.getLogger(__name__)
+SHUTDOWN_GRACE = 5.0
+
+
+class Answers(commands.Cog):
+    """Answers pasted errors with the record that explains them."""
+
+    def __init__(self, bot: commands.Bot, services: Services, throttle: Throttle | None = None) -> None:
+        self.bot = bot
+        self.services = services
+        settings = services.settings
+        self.throttle = throttle or Throttle(
+            user_cooldown=settings.user_cooldown,
+            channel_cooldown=settings.channel_cooldown,
+            budget=settings.global_budget,
+            window=settings.global_window,
+        )
+        self.locks = KeyedLocks()
+        self.keeper = ReplyKeeper(bot, services.replies)
+        self._inflight: set[asyncio.Task[Any]] = set()
+
+    async def cog_unload(self) -> None:
+        """Let answers in progress finish (for a bounded time), then cancel the rest, before the database closes."""
+        pending = self._inflight - {asyncio.current_task()}
+        if not pending:
+            return
+        log.info("waiting for %d answers in progress", len(pending))
+        _, late = await asyncio.wait(pending, timeout=SHUTDOWN_GRACE)
+        for task in late:
+            task.cancel()
+        if late:
+            log.warning("%d answers cancelled at shutdown", len(late))
+            await asyncio.wait(late, timeout=SHUTDOWN_GRACE)
+
+    @asynccontextmanager
+    async def _work(self, message_id: int) -> AsyncIterator[None]:
+        """Handle one message at a time per message id, counted as work in progress."""
+        task = asyncio.current_task()
+        assert task is not None  # listeners always run in a task
+        self._inflight.add(task)
+        try:
+            async with self.locks.hold(message_id):
+                yield
+        finally:
+            self._inflight.discard(task)
+
+    # -- listeners -------------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Answer a new paste when the policy and the cooldowns allow."""
+        if self.services.metrics is not None:
+            self.services.metrics.messages_seen.inc()
+        admitted, config = await self._admitted(message)
+        if not admitted or self.throttle.blocked(message.author.id, message.channel.id):
+            return
+        async with self._work(message.id):
+            await self._answer_new(message, config)
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """Update (or remove) the reply to an edited paste; answer a message edited into a paste."""
+        message = payload.message
+        if message.edited_at is None:  # an embed unfurl, not an edit by a person
+            return
+        admitted, config = await self._admitted(message)
+        if not admitted:
+            return
+        async with self._work(message.id):
+            link = await self.services.replies.get(message.id)
+            if link is None:
+                if not self.throttle.blocked(message.author.id, message.channel.id):
+                    await self._answer_new(message, config)
+                return
+            await self._follow_edit(message, link)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """Delete the reply to a deleted paste; forget a reply someone deleted."""
+        await self._deleted(payload.message_id)
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Handle a bulk deletion like one deletion per message."""
+        for message_id in payload.message_ids:
+            await self._deleted(message_id)
+
+    # -- steps -----------------------------------------------------------------------------------
+
+    async def _admitted(self, message: discord.Message) -> tuple[bool, GuildConfig | None]:
+        """Return whether the bot may answer the message, and the server's config (None in DMs)."""
+        config = await self.services.guilds.config(message.guild.id) if message.guild else None
+        reason = skip_reason(facts_of(message, self.bot.user), config)
+        if reason is not None:
+            log.debug("message %s skipped: %s", message.id, reason)
+        return reason is None, config
+
+    async def _answer_new(self, message: discord.Message, config: GuildConfig | None) -> None:
+        answer = await self._match(message)
+        if answer is None:
+            return
+        content = answer_reply(answer, author_id=message.author.id)
+        if content is None:
+            return
+        if not self.throttle.take(message.author.id, message.channel.id):
+            log.info("message %s: %s but throttled", message.id, answer.result.status)
+            return
+        style = config.reply_style if config is not None else "reply"
+        link = await self.keeper.post(message, content, style)
+        if link is not None:
+            if self.services.metrics is not None:
+                self.services.metrics.replies_sent.inc()
+            log.info("message %s answered by %s: %s %s", message.id, link.reply_id, link.status, link.record_ids[0])
+
+    async def _follow_edit(self, message: discord.Message, link: ReplyLink) -> None:
+        answer = await self._match(message)
+        content = answer_reply(answer, author_id=message.author.id) if answer is not None else None
+        if content is None:
+            log.info("message %s edited: no longer answered, reply %s removed", message.id, link.reply_id)
+            await self.keeper.remove(link)
+            return
+        updated = await self.keeper.update(link, content)
+        log.info("message %s edited: reply %s shows %s", message.id, link.reply_id, updated and updated.record_ids)
+
+    async def _match(self, message: discord.Message) -> Answer | None:
+        """Match the paste; dispatch ``paste_unmatched`` for an unexplained error; None for no text."""
+        settings = self.services.settings
+        me_id = self.bot.user.id if self.bot.user else None
+        text = await paste_text(
+            message, self.services.pastes, max_attachment_bytes=settings.max_attachment_bytes, me_id=me_id
+        )
+        if not text.strip():
+            return None
+        started = time.perf_counter()
+        answer = await self.services.engine.answer(text)
+        status = answer.result.status
+        log.debug("message %s: %s", message.id, status)
+        if self.services.metrics is not None:
+            self.services.metrics.match_latency.observe(time.perf_counter() - started)
+            self.services.metrics.pastes.labels(status).inc()
+        if status == "unmatched":
+            self.bot.dispatch("paste_unmatched", paste_event(message, text, answer))
+        return answer
+
+    async def _deleted(self, message_id: int) -> None:
+        async with self._work(message_id):
+            link = await self.services.replies.get(message_id)
+            if link is not None:
+                log.info("message %s deleted: removing reply %s", message_id, link.reply_id)
+                await self.keeper.remove(link)
+                return
+            if await self.services.replies.by_reply(message_id) is not None:  # read first: most deletions are not ours
+                await self.services.replies.forget_reply(message_id)
+                log.info("reply %s was deleted", message_id)

@@ -1,0 +1,98 @@
+"""Paginated search results: Previous / Next and a menu to open one of the page's records.
+
+Ephemeral and short-lived (not persistent): only the person who searched sees and drives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.embeds import headline, search_embed
+from bot.embeds._text import clip
+from records.matching import Match
+
+PAGE_SIZE = 5
+OpenRecord = Callable[[discord.Interaction[Any], str], Awaitable[None]]
+
+
+def page_count(total: int, page_size: int = PAGE_SIZE) -> int:
+    """Return how many pages ``total`` results fill (at least one)."""
+    return max(1, -(-total // page_size))
+
+
+class SearchPages(discord.ui.View):
+    """One page of search results at a time, for the person who searched."""
+
+    def __init__(
+        self, query: str, matches: Sequence[Match], *, owner_id: int, open_record: OpenRecord, timeout: float = 600
+    ) -> None:
+        super().__init__(timeout=timeout)
+        self.query, self.matches, self.owner_id = query, list(matches), owner_id
+        self.open_record = open_record
+        self.page = 0
+        self.previous: discord.ui.Button[SearchPages] = discord.ui.Button(label="Previous", row=1)
+        self.next: discord.ui.Button[SearchPages] = discord.ui.Button(label="Next", row=1)
+        self.menu: discord.ui.Select[SearchPages] = discord.ui.Select(placeholder="Open a record", row=0)
+        self.previous.callback = self._previous  # type: ignore[method-assign]
+        self.next.callback = self._next  # type: ignore[method-assign]
+        self.menu.callback = self._open  # type: ignore[method-assign]
+        self._show_page()
+
+    @property
+    def pages(self) -> int:
+        """Return the number of pages."""
+        return page_count(len(self.matches))
+
+    def current(self) -> list[Match]:
+        """Return the matches on the current page."""
+        start = self.page * PAGE_SIZE
+        return self.matches[start : start + PAGE_SIZE]
+
+    def embed(self) -> discord.Embed:
+        """Build the embed of the current page."""
+        return search_embed(
+            self.query,
+            self.current(),
+            start=self.page * PAGE_SIZE + 1,
+            page_number=self.page + 1,
+            pages=self.pages,
+            total=len(self.matches),
+        )
+
+    def _show_page(self) -> None:
+        self.clear_items()
+        page = [m for m in self.current() if len(m.id) <= 100]
+        if page:
+            self.menu.options = [
+                discord.SelectOption(label=headline(m.error_class, m.error_message, 100), value=m.id,
+                                     description=clip(f"id {m.id}", 100))
+                for m in page
+            ]  # fmt: skip
+            self.add_item(self.menu)
+        if self.pages > 1:
+            self.previous.disabled = self.page == 0
+            self.next.disabled = self.page >= self.pages - 1
+            self.add_item(self.previous)
+            self.add_item(self.next)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Let only the person who searched turn the pages."""
+        return interaction.user.id == self.owner_id
+
+    async def _turn(self, interaction: discord.Interaction[Any], step: int) -> None:
+        self.page = min(max(self.page + step, 0), self.pages - 1)
+        self._show_page()
+        await interaction.response.edit_message(embed=self.embed(), view=self)
+
+    async def _previous(self, interaction: discord.Interaction[Any]) -> None:
+        await self._turn(interaction, -1)
+
+    async def _next(self, interaction: discord.Interaction[Any]) -> None:
+        await self._turn(interaction, 1)
+
+    async def _open(self, interaction: discord.Interaction[Any]) -> None:
+        if self.menu.values:
+            await self.open_record(interaction, self.menu.values[0])

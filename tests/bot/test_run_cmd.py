@@ -1,0 +1,103 @@
+"""``tracebot run``, ``sync-commands`` and ``health``: clear one-line failures, clean exits."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.cli import main
+from bot.cli._common import CliError
+from bot.cli.run_cmd import REJECTED, run_command, sync_command
+from bot.client import point_discord_at
+from storage.database import Database
+from storage.guilds import StatusRepository
+from storage.importer import import_paths
+from tests.bot.simbot import settings_for_tests
+from tests.conftest import SEEDS_JSONL
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.fixtures import discord_pointed_at
+
+
+@pytest.fixture(autouse=True)
+def no_ambient_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Keep the developer's token and .env out of these tests."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("TRACEBOT_DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture(name="fake")
+async def fake_fixture() -> AsyncIterator[FakeDiscord]:
+    """A fake Discord, with discord.py's URLs restored afterwards."""
+    async with FakeDiscord() as fake:
+        with discord_pointed_at(fake):
+            yield fake
+
+
+def test_run_without_a_token_is_one_line_and_status_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--db", str(tmp_path / "t.db")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tracebot: error: DISCORD_TOKEN is not set")
+
+
+async def test_run_with_a_rejected_token_fails_cleanly(tmp_path: Path, fake: FakeDiscord) -> None:
+    settings = settings_for_tests(
+        tmp_path / "t.db", discord_token="wrong", discord_api_url=fake.api_url, discord_gateway_url=fake.gateway_url
+    )
+    with pytest.raises(CliError, match="rejected the token"):
+        await run_command(argparse.Namespace(db=None), settings)
+    assert str(REJECTED).endswith("check DISCORD_TOKEN")
+
+
+async def test_sync_commands_publishes_globally(
+    tmp_path: Path, fake: FakeDiscord, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = settings_for_tests(tmp_path / "t.db", discord_token=fake.token, discord_api_url=fake.api_url)
+    assert await sync_command(argparse.Namespace(db=None, guild=None), settings) == 0
+    names = {c["name"] for c in fake.world.commands[None]}
+    assert {"error", "explain", "search", "tracebot", "Explain this error"} <= names
+    assert "synced" in capsys.readouterr().out and fake.world.commands.get(fake.guild_id) is None
+
+
+def test_point_discord_at_sets_rest_and_gateway() -> None:
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    try:
+        point_discord_at("http://127.0.0.1:1/api/v10/", "ws://127.0.0.1:1/gateway")
+        assert discord.http.Route.BASE == "http://127.0.0.1:1/api/v10"
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1/gateway"
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+def test_health_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["health", "--db", str(tmp_path / "none.db")]) == 1
+    assert "no such database file" in capsys.readouterr().err
+
+
+async def _database(path: Path, *, beat: bool) -> None:
+    db = await Database.open(path)
+    await import_paths(db, [SEEDS_JSONL])
+    if beat:
+        await StatusRepository(db).beat(latency_ms=40.0, guilds=1, pid=1)
+    await db.close()
+
+
+def test_health_needs_a_heartbeat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.db"
+    asyncio.run(_database(path, beat=False))
+    assert main(["health", "--db", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "database: ok" in captured.out and "no heartbeat recorded" in captured.err
+    asyncio.run(_database(path, beat=True))
+    assert main(["health", "--db", str(path)]) == 0
+    assert "gateway: heartbeat 0s ago, latency 40 ms, 1 guilds" in capsys.readouterr().out
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE bot_status SET updated_at = '2000-01-01T00:00:00.000Z' WHERE key = 'heartbeat'")
+    assert main(["health", "--db", str(path)]) == 1
+    assert "last heartbeat" in capsys.readouterr().err

@@ -1,0 +1,31 @@
+"""Every setting is documented in ``.env.example``, and that file is a valid ``.env``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from bot.settings import Settings
+from tests.conftest import ROOT
+
+ENV_EXAMPLE = ROOT / ".env.example"
+
+
+def env_name(field: str) -> str:
+    """Return the environment variable of a settings field."""
+    return "DISCORD_TOKEN" if field == "discord_token" else f"TRACEBOT_{field.upper()}"
+
+
+@pytest.mark.parametrize("field", sorted(Settings.model_fields))
+def test_every_setting_is_in_env_example(field: str) -> None:
+    lines = ENV_EXAMPLE.read_text().splitlines()
+    assert any(line.startswith(f"{env_name(field)}=") for line in lines), env_name(field)
+
+
+def test_env_example_loads_as_a_dotenv_with_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(("TRACEBOT_", "DISCORD_")):
+            monkeypatch.delenv(name)
+    settings = Settings(_env_file=ENV_EXAMPLE)  # type: ignore[call-arg]
+    assert settings.model_dump() == Settings(_env_file=None).model_dump()  # type: ignore[call-arg]
