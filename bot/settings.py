@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from records.triage import MAX_INPUT_CHARS, TriageLimits
 
 DEFAULT_DB = Path("data/tracebot.db")
 DEFAULT_PASTE_HOSTS = (
@@ -21,6 +23,24 @@ DEFAULT_PASTE_HOSTS = (
 )
 
 
+class TriageSettings(BaseModel):
+    """Triage settings, part of ``Settings`` (environment variables ``TRACEBOT_TRIAGE_*``)."""
+
+    paste_chars: int = Field(default=8_000, ge=500, le=MAX_INPUT_CHARS, description="paste cut length")
+    sample_chars: int = Field(default=1_500, ge=200, le=3_500, description="stored sample length")
+    samples_per_group: int = Field(default=5, ge=0, le=50, description="samples kept per group")
+    retention_days: int = Field(default=30, ge=1, description="samples older than this are purged")
+    user_daily_pastes: int = Field(default=50, ge=1, description="pastes counted per user per day")
+    user_daily_groups: int = Field(default=10, ge=1, description="new groups per user per day")
+    notify_count: int = Field(default=10, ge=0, description="notice when a group reaches it (0: never)")
+    notify_channel_id: int | None = Field(default=None, description="channel for triage notices")
+    page_size: int = Field(default=10, ge=1, le=25, description="reports per /triage list page")
+
+    def limits(self) -> TriageLimits:
+        """Return the caps the repository enforces."""
+        return TriageLimits(self.samples_per_group, self.user_daily_pastes, self.user_daily_groups)
+
+
 class Settings(BaseSettings):
     """Every setting tracebot reads. Environment variables use the ``TRACEBOT_`` prefix."""
 
@@ -31,6 +51,9 @@ class Settings(BaseSettings):
         extra="ignore",
         hide_input_in_errors=True,
         env_ignore_empty=True,  # `NAME=` (as in .env.example) means "the default", not an empty value
+        # TRACEBOT_TRIAGE_PASTE_CHARS fills triage.paste_chars: split once, after the section name.
+        env_nested_delimiter="_",
+        env_nested_max_split=1,
     )
 
     discord_token: SecretStr | None = Field(
@@ -66,6 +89,7 @@ class Settings(BaseSettings):
     heartbeat_max_age: float = Field(default=120.0, gt=0, description="oldest heartbeat `health` accepts")
     reload_interval: float = Field(default=1.0, ge=0, description="seconds between checks for new records (0 = off)")
     metrics_port: int | None = Field(default=None, ge=1, le=65535, description="Prometheus metrics port (unset = off)")
+    triage: TriageSettings = Field(default_factory=TriageSettings, description="triage (TRACEBOT_TRIAGE_*)")
 
     @field_validator("paste_hosts", mode="before")
     @classmethod

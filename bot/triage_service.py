@@ -16,19 +16,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
 from bot.engine import Engine
 from bot.events import PasteEvent
+from bot.settings import TriageSettings
 from records.redact import redact
 from records.triage import (
-    MAX_INPUT_CHARS,
     Observation,
     PasteOrigin,
     Skipped,
     TriageError,
-    TriageLimits,
     UnknownRecord,
     UnknownReport,
     draft_record,
@@ -44,28 +40,6 @@ log = logging.getLogger(__name__)
 
 Notice = Literal["new", "count"]
 MAX_REASON_CHARS = 300
-
-
-class TriageSettings(BaseSettings):
-    """Triage settings; environment variables use the ``TRACEBOT_TRIAGE_`` prefix."""
-
-    model_config = SettingsConfigDict(
-        env_prefix="TRACEBOT_TRIAGE_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
-    )
-
-    paste_chars: int = Field(default=8_000, ge=500, le=MAX_INPUT_CHARS, description="paste cut length")
-    sample_chars: int = Field(default=1_500, ge=200, le=3_500, description="stored sample length")
-    samples_per_group: int = Field(default=5, ge=0, le=50, description="samples kept per group")
-    retention_days: int = Field(default=30, ge=1, description="samples older than this are purged")
-    user_daily_pastes: int = Field(default=50, ge=1, description="pastes counted per user per day")
-    user_daily_groups: int = Field(default=10, ge=1, description="new groups per user per day")
-    notify_count: int = Field(default=10, ge=0, description="notice when a group reaches it (0: never)")
-    notify_channel_id: int | None = Field(default=None, description="channel for triage notices")
-    page_size: int = Field(default=10, ge=1, le=25, description="reports per /triage list page")
-
-    def limits(self) -> TriageLimits:
-        """Return the caps the repository enforces."""
-        return TriageLimits(self.samples_per_group, self.user_daily_pastes, self.user_daily_groups)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from pydantic import SecretStr
+from pydantic import BaseModel, SecretStr
 
 from bot.cli._common import CliError, add_db_option, db_path, open_database, print_json
 from bot.settings import Settings
@@ -89,6 +89,9 @@ def masked_settings(settings: Settings) -> dict[str, Any]:
     shown: dict[str, Any] = {}
     for name in Settings.model_fields:
         value = getattr(settings, name)
+        if isinstance(value, BaseModel):  # a section such as triage: one line per setting, env-style names
+            shown.update({f"{name}_{key}": sub for key, sub in value.model_dump(mode="json").items()})
+            continue
         if isinstance(value, SecretStr):
             secret = value.get_secret_value()
             value = f"***{secret[-4:]}" if len(secret) > 12 else "***"

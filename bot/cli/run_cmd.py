@@ -24,7 +24,7 @@ from bot.engine import Engine
 from bot.metrics import Metrics
 from bot.pastes import PasteFetcher
 from bot.settings import Settings
-from bot.triage_service import TriageService, TriageSettings
+from bot.triage_service import TriageService
 from records.matching import Matcher, MatchIndex
 from storage import migrations
 from storage.database import Database
@@ -68,7 +68,7 @@ async def run_command(args: argparse.Namespace, settings: Settings) -> int:
         )
         services = Services.build(settings, db, engine, pastes, metrics)
         bot = TracebotBot(services, extensions=(*EXTENSIONS, TRIAGE_EXTENSION))
-        bot.triage_service = TriageService(db, TriageSettings(), engine=engine)
+        bot.triage_service = TriageService(db, settings.triage, engine=engine)
         await _serve(bot, token)
     log.info("stopped")
     return 0
@@ -118,7 +118,7 @@ async def sync_command(args: argparse.Namespace, settings: Settings) -> int:
         engine = Engine(db, Matcher(MatchIndex.build([])), None)
         services = Services.build(settings.model_copy(update={"dev_guild": None}), db, engine, None)
         async with TracebotBot(services, extensions=(*EXTENSIONS, TRIAGE_EXTENSION)) as bot:
-            bot.triage_service = TriageService(db, TriageSettings(), engine=engine)
+            bot.triage_service = TriageService(db, settings.triage, engine=engine)
             try:
                 await bot.login(token)
             except discord.LoginFailure:

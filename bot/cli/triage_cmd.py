@@ -10,11 +10,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import ValidationError
-
-from bot.cli._common import CliError, Handler, add_db_option, open_database, print_json
+from bot.cli._common import Handler, add_db_option, open_database, print_json
 from bot.settings import Settings
-from bot.triage_service import TriageService, TriageSettings, parse_report_id
+from bot.triage_service import TriageService, parse_report_id
 from storage.triage import STATUSES, Review, TriageGroup, TriageReport
 
 Action = Callable[[argparse.Namespace, TriageService], Awaitable[int]]
@@ -92,20 +90,10 @@ def _handler(action: Action) -> Handler:
     """Wrap an action: open the database, build the triage settings and service once, run it."""
 
     async def run(args: argparse.Namespace, settings: Settings) -> int:
-        triage_settings = _triage_settings()
         async with open_database(args, settings) as db:
-            return await action(args, TriageService(db, triage_settings))
+            return await action(args, TriageService(db, settings.triage))
 
     return run
-
-
-def _triage_settings() -> TriageSettings:
-    try:
-        return TriageSettings()
-    except ValidationError as exc:
-        error = exc.errors(include_url=False, include_input=False)[0]
-        name = "TRACEBOT_TRIAGE_" + "_".join(str(p) for p in error["loc"]).upper()
-        raise CliError(f"invalid setting: {name}: {error['msg']}", 2) from None
 
 
 async def _list(args: argparse.Namespace, service: TriageService) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Engine
+from bot.settings import Settings
 from bot.triage_service import TriageService, TriageSettings, parse_report_id
 from records.triage import PasteOrigin, TriageError, UnknownRecord, UnknownReport
 from storage.database import Database
@@ -206,7 +207,7 @@ async def test_pages_of_reports(make_service: Callable[..., TriageService]) -> N
 def test_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRACEBOT_TRIAGE_SAMPLE_CHARS", "900")
     monkeypatch.setenv("TRACEBOT_TRIAGE_NOTIFY_CHANNEL_ID", "1234")
-    settings = TriageSettings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None).triage  # type: ignore[call-arg]  # triage is a section of Settings
     assert settings.sample_chars == 900 and settings.notify_channel_id == 1234
     assert settings.limits().samples_per_group == 5
 
