@@ -2,13 +2,12 @@
 
 The reply is built by the same builders the bot uses (``bot.views.answer_reply``) and drawn with
 rich: the embed as a panel, the components as a row of buttons. ``/error ID`` and ``/search WORDS``
-work at the prompt; ``/triage`` points to ``tracebot triage``; an empty paste or Ctrl-D ends it.
+work at the prompt, and so do ``/triage [STATUS]`` and ``/triage show ID``; Ctrl-D ends it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -21,14 +20,18 @@ from rich.text import Text
 
 from bot.embeds import search_embed
 from bot.engine import Engine
+from bot.triage_service import TriageService, parse_report_id
 from bot.views import ReplyContent, answer_reply, record_reply
 from bot.views.answer import NO_ANSWER
+from records.errors import TracebotError
 
 HELP = (
     "Paste an error or traceback and end it with an empty line. Commands: /error ID, /search WORDS, "
-    "/triage, /help, /quit. Ctrl-D quits."
+    "/triage [new|linked|dismissed], /triage show ID, /help, /quit. Ctrl-D quits."
 )
 SEARCH_RESULTS = 10
+TRIAGE_ROWS = 15
+TRIAGE_SAMPLES = 2
 
 
 def embed_renderable(embed: discord.Embed) -> RenderableType:
@@ -69,16 +72,13 @@ def render_reply(content: ReplyContent) -> RenderableType:
     return Group(embed_renderable(content.embed), components_text(content.view))
 
 
-def triage_available() -> bool:
-    """Return whether this build has the ``tracebot triage`` command."""
-    return importlib.util.find_spec("bot.cli.triage_cmd") is not None
-
-
 class ConsoleSession:
     """Reads pastes and commands, prints replies."""
 
-    def __init__(self, engine: Engine, out: Console, read_line: Callable[[], str]) -> None:
-        self.engine, self.out, self.read_line = engine, out, read_line
+    def __init__(
+        self, engine: Engine, out: Console, read_line: Callable[[], str], triage: TriageService | None = None
+    ) -> None:
+        self.engine, self.out, self.read_line, self.triage = engine, out, read_line, triage
 
     async def run(self) -> int:
         """Answer until /quit or end of input; return the exit status."""
@@ -98,7 +98,7 @@ class ConsoleSession:
         elif command == "/search":
             await self.search(rest.strip())
         elif command == "/triage":
-            self.out.print(self.triage_note())
+            await self.show_triage(rest.strip())
         elif command == "/help":
             self.out.print(HELP)
         else:
@@ -123,11 +123,42 @@ class ConsoleSession:
         embed = search_embed(query, matches, start=1, page_number=1, pages=1, total=len(matches))
         self.out.print(embed_renderable(embed))
 
-    def triage_note(self) -> str:
-        """Say where triage lives."""
-        if triage_available():
-            return "Triage is handled by `tracebot triage` (see `tracebot triage --help`), not in the console."
-        return "Triage is handled by `tracebot triage`, which this build does not include yet."
+    async def show_triage(self, args: str) -> None:
+        """``/triage [new|linked|dismissed]`` lists groups by count; ``/triage show ID`` shows one."""
+        if self.triage is None:
+            self.out.print("Triage is handled by `tracebot triage` (see `tracebot triage --help`).")
+            return
+        word, _, rest = args.partition(" ")
+        try:
+            if word == "show":
+                await self._triage_report(parse_report_id(rest))
+            else:
+                await self._triage_list(word or None)
+        except (TracebotError, ValueError) as exc:
+            self.out.print(f"triage: {exc}")
+
+    async def _triage_list(self, status: str | None) -> None:
+        if status not in (None, "new", "linked", "dismissed"):
+            raise ValueError("status must be new, linked or dismissed")
+        assert self.triage is not None
+        groups = await self.triage.reports(status, TRIAGE_ROWS)  # type: ignore[arg-type]
+        if not groups:
+            self.out.print("No triage reports" + (f" with status {status}." if status else "."))
+        for group in groups:
+            self.out.print(
+                f"#{group.id:<5} {group.status:<9} {group.count:>6}  {group.error_class}: {group.masked[:90]}"
+            )
+
+    async def _triage_report(self, report_id: int) -> None:
+        assert self.triage is not None
+        report = await self.triage.show(report_id)
+        group = report.group
+        self.out.print(
+            f"#{group.id} {group.status}, seen {group.count} times ({group.first_seen} .. {group.last_seen})"
+        )
+        self.out.print(f"{group.error_class}: {group.masked}")
+        for sample in report.samples[:TRIAGE_SAMPLES]:
+            self.out.print(Panel(sample.text, title=f"sample {sample.created_at}", expand=False))
 
     async def _read_paste(self) -> str | None:
         """Read lines until an empty one (a /command needs only its line); None at end of input."""
@@ -146,8 +177,10 @@ class ConsoleSession:
             lines.append(line)
 
 
-async def run_console(engine: Engine, stdin: TextIO | None = None, out: Console | None = None) -> int:
+async def run_console(
+    engine: Engine, stdin: TextIO | None = None, out: Console | None = None, triage: TriageService | None = None
+) -> int:
     """Run the console on the terminal (or the given streams); return the exit status."""
     source = stdin if stdin is not None else sys.stdin
-    session = ConsoleSession(engine, out or Console(), source.readline)
+    session = ConsoleSession(engine, out or Console(), source.readline, triage)
     return await session.run()

@@ -136,7 +136,7 @@ async def console_command(args: argparse.Namespace, settings: Settings) -> int:
     """Run the offline console on the terminal."""
     async with open_database(args, settings) as db:
         engine = await Engine.load(db)
-        return await run_console(engine)
+        return await run_console(engine, triage=TriageService(db, settings.triage, engine=engine))
 
 
 async def health_command(args: argparse.Namespace, settings: Settings) -> int:

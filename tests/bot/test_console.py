@@ -8,8 +8,11 @@ from collections.abc import AsyncIterator
 import pytest
 from rich.console import Console
 
-from bot.console import ConsoleSession, run_console, triage_available
+from bot.console import run_console
 from bot.engine import Engine
+from bot.settings import Settings
+from bot.triage_service import TriageService
+from records.triage import PasteOrigin
 from storage.database import Database
 from storage.importer import import_paths
 from tests.bot.simbot import CACHE, STATEFUL
@@ -51,8 +54,18 @@ async def test_prompt_commands(engine: Engine) -> None:
     assert "Search: assisted decoding" in printed and "Usage: /search WORDS" in printed
 
 
-async def test_triage_points_to_the_triage_command(engine: Engine) -> None:
-    session = ConsoleSession(engine, Console(file=io.StringIO()), io.StringIO("").readline)
-    assert "tracebot triage" in session.triage_note()
-    assert isinstance(triage_available(), bool)
+async def test_triage_without_a_service_points_to_the_command(engine: Engine) -> None:
     assert "tracebot triage" in await run(engine, "/triage\n")
+
+
+async def test_triage_list_and_show_at_the_prompt(engine: Engine) -> None:
+    service = TriageService(engine.db, Settings(_env_file=None).triage, engine=engine)  # type: ignore[call-arg]
+    origin = PasteOrigin(guild_id=1, channel_id=2, message_id=3, author_id=4, jump_url="https://discord.com/x")
+    await service.log_paste("ZorbError: the zorb at /home/alice/x.py failed with code 7", origin)
+    out = io.StringIO()
+    typed = io.StringIO("/triage new\n/triage show 1\n/triage show 99\n/triage bogus\n")
+    assert await run_console(engine, typed, Console(file=out, width=120, color_system=None), triage=service) == 0
+    printed = out.getvalue()
+    assert "#1" in printed and "ZorbError" in printed and "alice" not in printed  # redacted sample
+    assert "no triage report with id 99" in printed
+    assert "status must be new, linked or dismissed" in printed
