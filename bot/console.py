@@ -82,7 +82,7 @@ class ConsoleSession:
 
     async def run(self) -> int:
         """Answer until /quit or end of input; return the exit status."""
-        self.out.print(HELP, style="dim")
+        self.out.print(HELP, style="dim", markup=False)
         while True:
             text = await self._read_paste()
             if text is None or text.strip() in ("/quit", "/exit"):
@@ -100,7 +100,7 @@ class ConsoleSession:
         elif command == "/triage":
             await self.show_triage(rest.strip())
         elif command == "/help":
-            self.out.print(HELP)
+            self.out.print(HELP, markup=False)
         else:
             answer = await self.engine.answer(text)
             content = answer_reply(answer, author_id=0)
