@@ -1,7 +1,8 @@
 """Events one cog raises and others listen to (``bot.dispatch("name", event)`` → ``on_name``).
 
 They keep features apart: the answers cog does not know triage exists; triage listens for
-``on_paste_unmatched`` and ``on_answer_not_helpful``. Fields are plain data (Discord ids as ints).
+``on_paste_unmatched`` and ``on_answer_not_helpful`` (to log) and ``on_paste_answered`` (only to warn
+about a credential in the paste). Fields are plain data (Discord ids as ints).
 The paste text is raw: a listener must redact it before storing or logging anything.
 """
 

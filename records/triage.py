@@ -37,6 +37,7 @@ __all__ = [
     "TriageLimits",
     "UnknownRecord",
     "UnknownReport",
+    "credential_kinds",
     "cut",
     "draft_record",
     "example_template",
@@ -216,6 +217,11 @@ def _redact(text: str) -> Redaction:
     if not second.findings:
         return first
     return Redaction(second.text, first.findings + second.findings)
+
+
+def credential_kinds(text: str) -> tuple[str, ...]:
+    """Return the kinds of credentials a paste carries (as triage would find them), values never."""
+    return observe(text).secret_kinds
 
 
 def _secret_kinds(redaction: Redaction) -> tuple[str, ...]:

@@ -109,6 +109,16 @@ async def test_an_unmatched_paste_is_logged_and_its_author_warned(sim: Sim) -> N
     assert posts and all(r.json["allowed_mentions"]["parse"] == [] for r in posts if r.json)
 
 
+async def test_an_answered_paste_with_a_token_warns_its_author_and_logs_nothing(sim: Sim) -> None:
+    text = f"HF_TOKEN={TOKEN}\nValueError: assisted generation is not supported with stateful models, such as X"
+    pasted = await sim.member.send(sim.help, text)
+    replies = [m for m in bot_messages(sim, sim.help) if m.reference and m.reference.message_id == pasted.id]
+    assert any(m.embeds and RECORD in str(m.embeds[0].to_dict()) for m in replies)  # answered
+    warnings = [m for m in replies if "Hugging Face token" in m.content]
+    assert len(warnings) == 1 and TOKEN[3:] not in warnings[0].content
+    assert await sim.service.reports() == []  # an answered paste is not triage
+
+
 async def test_a_non_maintainer_is_refused_and_nothing_changes(sim: Sim) -> None:
     report = await log_directly(sim, paste(), author=1)
     before = await sim.service.show(report)

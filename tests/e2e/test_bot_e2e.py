@@ -8,10 +8,12 @@ exit 0 after closing its gateway.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sqlite3
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +25,7 @@ import pytest_asyncio
 from storage.database import Database
 from storage.importer import import_paths
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
-from tests.conftest import ROOT, SEED_IDS, SEEDS_JSONL
+from tests.conftest import ROOT, SEED_IDS, SEEDS_JSONL, make_record
 from tests.fakediscord import FakeDiscord, FakeInteraction
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -343,6 +345,35 @@ def _counter(world: World, messages: list[Payload]) -> Callable[[], int]:
         )
 
     return count
+
+
+async def test_records_imported_into_the_live_database_are_answered_within_5_seconds(
+    world: World, tmp_path: Path
+) -> None:
+    fake, channel, user = world.fake, world.channels[2], world.users[3]
+    before = await fake.create_message(channel, user, UNMATCHED)
+    await world.barrier(channel)
+    assert world.replies_to(before["id"]) == []  # nobody explains it yet
+    records = tmp_path / "live.jsonl"
+    new = make_record(id="flux-live", errorClass="ValueError",
+                      errorMessage="the quantum flux capacitor refused configuration {name}")  # fmt: skip
+    records.write_text(json.dumps(new) + "\n")
+    importer = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "records", "import", str(records), "--db", str(world.bot.db_path),
+        env=clean_environment() | {"PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert await importer.wait() == 0
+    imported = time.monotonic()
+    while time.monotonic() - imported < 5:
+        paste = await fake.create_message(channel, user, UNMATCHED)
+        await world.barrier(channel)  # the paste has been handled, answered or not
+        answered = world.replies_to(paste["id"])
+        if answered:
+            assert "record flux-live" in footer(answered[0])
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"no answer within 5 s of the import:\n{world.bot.log_tail()}")
 
 
 async def test_a_rejected_token_is_one_line_and_status_1(world: World) -> None:

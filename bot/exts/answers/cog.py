@@ -151,7 +151,7 @@ class Answers(commands.Cog):
         log.info("message %s edited: reply %s shows %s", message.id, link.reply_id, updated and updated.record_ids)
 
     async def _match(self, message: discord.Message) -> Answer | None:
-        """Match the paste; dispatch ``paste_unmatched`` for an unexplained error; None for no text."""
+        """Match the paste; dispatch ``paste_unmatched`` or ``paste_answered``; None for no text."""
         settings = self.services.settings
         me_id = self.bot.user.id if self.bot.user else None
         text = await paste_text(
@@ -168,6 +168,9 @@ class Answers(commands.Cog):
             self.services.metrics.pastes.labels(status).inc()
         if status == "unmatched":
             self.bot.dispatch("paste_unmatched", paste_event(message, text, answer))
+        elif status in ("matched", "ambiguous"):
+            # Answered pastes are not triaged, but a credential in them still earns the author a warning.
+            self.bot.dispatch("paste_answered", paste_event(message, text, answer))
         return answer
 
     async def _deleted(self, message_id: int) -> None:

@@ -8,6 +8,7 @@ who asked.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -21,6 +22,7 @@ from bot.events import PasteEvent
 from bot.exts.triage._embeds import list_embed, notice_embed, report_embed, review_message, secret_warning
 from bot.triage_service import Notice, TriageService
 from records.errors import TracebotError
+from records.triage import credential_kinds
 from storage.triage import Status, TriageGroup
 
 log = logging.getLogger(__name__)
@@ -92,6 +94,13 @@ class TriageCog(commands.GroupCog, group_name="triage", group_description="Revie
     async def on_paste_unmatched(self, event: PasteEvent) -> None:
         """Log a paste no record explains."""
         await self._log(event, "unmatched")
+
+    @commands.Cog.listener()
+    async def on_paste_answered(self, event: PasteEvent) -> None:
+        """Warn the author of an answered paste that carried a credential (nothing is stored)."""
+        kinds = await asyncio.to_thread(credential_kinds, event.text)
+        if kinds:
+            await self._warn(event, kinds)
 
     @commands.Cog.listener()
     async def on_answer_not_helpful(self, event: PasteEvent) -> None:
