@@ -15,12 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol, cast
 
-import re2
-
+from records._re2 import Match, compile_pattern, encodable
 from records.redact import redact
 
 __all__ = ["KEY_VERSION", "Fingerprint", "fingerprint", "mask_message", "normalize_text"]
@@ -29,22 +26,6 @@ __all__ = ["KEY_VERSION", "Fingerprint", "fingerprint", "mask_message", "normali
 # version of keys instead of silently splitting existing groups.
 KEY_VERSION = "fp1"
 _KEY_CHARS = 20
-
-
-class _Match(Protocol):
-    @property
-    def lastgroup(self) -> str | None: ...
-    def group(self, group: int = 0) -> str: ...
-    def start(self, group: int = 0) -> int: ...
-    def end(self, group: int = 0) -> int: ...
-
-
-class _Pattern(Protocol):
-    def finditer(self, text: str) -> Iterator[_Match]: ...
-
-
-def _compile(pattern: str) -> _Pattern:
-    return cast(_Pattern, re2.compile(pattern))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +49,7 @@ _HOMOGLYPHS = str.maketrans(
     "ABEKMHOPCTYXSIJQWYaeopcyxsijdhlqw" + "ABEZHIKMNOPTYXoiv",
 )
 _HOMOGLYPH_CHARS = frozenset(chr(c) for c in _HOMOGLYPHS)
-_WORD = _compile(r"[\pL\pN\pM_]+")
+_WORD = compile_pattern(r"[\pL\pN\pM_]+")
 
 
 def _fold_word(word: str) -> str:
@@ -95,24 +76,12 @@ def _fold_homoglyphs(text: str) -> str:
 
 def normalize_text(text: str) -> str:
     """Return text in NFKC without invisible characters or look-alike letters, whitespace collapsed."""
-    text = unicodedata.normalize("NFKC", _encodable(text).translate(_INVISIBLE))
+    text = unicodedata.normalize("NFKC", encodable(text).translate(_INVISIBLE))
     if not text.isascii():
         folded = _fold_homoglyphs(text)
         # Folding can leave a Latin letter before a combining mark that NFKC would now compose.
         text = unicodedata.normalize("NFKC", folded) if folded != text else text
     return " ".join(text.split())
-
-
-_SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
-
-
-def _encodable(text: str) -> str:
-    """Replace lone surrogates, which have no UTF-8 form for RE2, by U+FFFD."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.translate(_SURROGATES)
-    return text
 
 
 _PLACEHOLDERS = ("n", "size", "hex", "q", "path", "shape", "uuid", "url", "user")
@@ -122,7 +91,7 @@ _SHAPE_ITEM = r"(?:-?\d+|None|\?)"
 # One alternation, scanned once: at each position the earliest-starting mask wins, and masked text
 # contains nothing that a second pass would mask again. Alternatives that start or end with a word
 # character are bounded by \b so that replacing a neighbour never changes what they match.
-_MASK = _compile(
+_MASK = compile_pattern(
     "|".join(
         [
             rf"(?P<keep>\[REDACTED:[a-z_]+\]|<(?:{'|'.join(_PLACEHOLDERS)})>)",
@@ -141,7 +110,7 @@ _MASK = _compile(
 )
 
 
-def _mask_one(match: _Match) -> str:
+def _mask_one(match: Match) -> str:
     kind = match.lastgroup
     value = match.group()
     return value if kind == "keep" else f"<{kind}>"
@@ -149,7 +118,7 @@ def _mask_one(match: _Match) -> str:
 
 def mask_message(message: str) -> str:
     """Replace the variable parts of an error message (numbers, names, paths...) by placeholders."""
-    message = _encodable(message)
+    message = encodable(message)
     pieces = []
     position = 0
     for match in _MASK.finditer(message):

@@ -14,25 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Protocol, cast
 
-import re2
+from records._re2 import Match, Pattern, compile_pattern, encodable
 
 __all__ = ["PERSONAL_KINDS", "USER_PLACEHOLDER", "Finding", "Redaction", "marker", "redact"]
 
 # Personal data is hidden, but finding it is no reason to warn the author about a leaked credential.
 PERSONAL_KINDS = frozenset({"email", "home_user"})
 USER_PLACEHOLDER = "<user>"
-
-
-class _Match(Protocol):
-    def span(self, group: int = 0) -> tuple[int, int]: ...
-
-
-class _Pattern(Protocol):
-    @property
-    def groups(self) -> int: ...
-    def finditer(self, text: str) -> Iterator[_Match]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,17 +49,13 @@ class Redaction:
 @dataclass(frozen=True, slots=True)
 class _Rule:
     kind: str
-    pattern: _Pattern
+    pattern: Pattern
     # Lower-case literals of which at least one must occur; a cheap `in` test skips most rules on
     # ordinary tracebacks. Each must be a necessary condition for the pattern to match.
     hints: tuple[str, ...]
     # A check on the secret span that would be awkward in the pattern. A rejected match still consumes
     # its text, so a check must never reject a span in which a real secret of the same rule can start.
     accept: Callable[[str], bool] | None = None
-
-
-def _compile(pattern: str) -> _Pattern:
-    return cast(_Pattern, re2.compile(pattern))
 
 
 def _has_digit_and_letter(value: str) -> bool:
@@ -112,7 +97,7 @@ _RULES: tuple[_Rule, ...] = (
         "private_key",
         # The body stops at '-----' (a hyphen must be followed by a letter or digit, as in
         # Proc-Type), so a block without END is still caught up to where its base64 ends.
-        _compile(
+        compile_pattern(
             r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
             r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])*"
             r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?"
@@ -120,12 +105,12 @@ _RULES: tuple[_Rule, ...] = (
         ("private key",),
         _has_key_body,
     ),
-    _Rule("jwt", _compile(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",)),
+    _Rule("jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",)),
     _Rule(
         "discord_token",
         # The first part is the unpadded base64 of a 17-20 digit user id, spelled out group by group
         # (three ASCII digits give four characters from these sets), so no decoding check is needed.
-        _compile(
+        compile_pattern(
             rf"\b(?:{_B64_DIGITS}{{5}}{_B64_DIGITS_TAIL}"
             rf"|{_B64_DIGITS}{{6}}(?:{_B64_DIGITS_TAIL}|[MNO][AQgw])?)"
             rf"\.{_B64URL}{{5,7}}\.{_B64URL}{{25,}}"
@@ -134,7 +119,7 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "discord_webhook",
-        _compile(
+        compile_pattern(
             r"(?i:https?://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v\d+)?/webhooks/)"
             rf"(\d{{17,20}}/{_B64URL}{{30,}})"
         ),
@@ -142,43 +127,43 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "slack_webhook",
-        _compile(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_-]{20,})"),
+        compile_pattern(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_-]{20,})"),
         ("hooks.slack",),
     ),
     _Rule(
         "github_token",
-        _compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b"),
+        compile_pattern(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b"),
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     ),
     _Rule(
         "huggingface_token",
-        _compile(r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b"),
+        compile_pattern(r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b"),
         ("hf_", "api_org_"),
     ),
-    _Rule("anthropic_key", _compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}"), ("sk-ant-",)),
+    _Rule("anthropic_key", compile_pattern(r"\bsk-ant-[A-Za-z0-9_-]{20,}"), ("sk-ant-",)),
     _Rule(
         "openai_key",
-        _compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+        compile_pattern(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
         ("sk-",),
         _has_digit_and_letter,
     ),
-    _Rule("stripe_key", _compile(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{20,}\b"), ("k_live_", "k_test_")),
-    _Rule("aws_access_key", _compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"), ("akia", "asia")),
-    _Rule("google_api_key", _compile(r"\bAIza[0-9A-Za-z_-]{35,}"), ("aiza",)),
+    _Rule("stripe_key", compile_pattern(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{20,}\b"), ("k_live_", "k_test_")),
+    _Rule("aws_access_key", compile_pattern(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"), ("akia", "asia")),
+    _Rule("google_api_key", compile_pattern(r"\bAIza[0-9A-Za-z_-]{35,}"), ("aiza",)),
     _Rule(
         "slack_token",
-        _compile(r"\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
+        compile_pattern(r"\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
         ("xox", "xapp-"),
         _has_digit_and_letter,
     ),
-    _Rule("gitlab_token", _compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), ("glpat-",)),
-    _Rule("npm_token", _compile(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    _Rule("pypi_token", _compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
-    _Rule("replicate_token", _compile(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
-    _Rule("groq_key", _compile(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
+    _Rule("gitlab_token", compile_pattern(r"\bglpat-[A-Za-z0-9_-]{20,}"), ("glpat-",)),
+    _Rule("npm_token", compile_pattern(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
+    _Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
+    _Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
+    _Rule("groq_key", compile_pattern(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
     _Rule(
         "aws_secret_key",
-        _compile(
+        compile_pattern(
             r"(?i:\b(?:aws_?)?secret_?access_?key\b|\baws_?secret_?key\b)"
             r"[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{30,})"
         ),
@@ -187,12 +172,12 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "url_credentials",
         # Brackets are excluded so that an already redacted URL is not matched again.
-        _compile(r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://([^\s/?#@:\"'<>\[\]]*:[^\s/?#\"'<>\[\]]+)@"),
+        compile_pattern(r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://([^\s/?#@:\"'<>\[\]]*:[^\s/?#\"'<>\[\]]+)@"),
         ("://",),
     ),
     _Rule(
         "bearer_token",
-        _compile(r"(?i:\b(?:bearer|basic))\s+([A-Za-z0-9._~+/-]{16,}=*)"),
+        compile_pattern(r"(?i:\b(?:bearer|basic))\s+([A-Za-z0-9._~+/-]{16,}=*)"),
         ("bearer", "basic"),
         _has_digit_and_letter,
     ),
@@ -201,7 +186,7 @@ _RULES: tuple[_Rule, ...] = (
         # The name must not follow '/', '-', '_' or a letter, so the user name in
         # https://x-access-token:secret@host is left to url_credentials and the host survives; nor
         # ']', the end of a marker, or redacting a neighbour would make it match on a second pass.
-        _compile(
+        compile_pattern(
             r"(?:\A|[^/A-Za-z0-9_\-\]])(?i:(?:[a-z0-9]+[_-])*"
             r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token"
             r"|secret|secret[_-]?key|client[_-]?secret|password|passwd|pwd)\b)"
@@ -214,7 +199,7 @@ _RULES: tuple[_Rule, ...] = (
         # The address must not follow ':' (or a character of an address), so the password in
         # https://user:pass@host is left to url_credentials and the host survives; mailto: is allowed.
         # Not after ']' either, for the same reason as generic_secret.
-        _compile(
+        compile_pattern(
             r"(?:\A|[^A-Za-z0-9._%+\-:\]]|(?i:mailto:))"
             r"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
         ),
@@ -226,13 +211,13 @@ _RULES: tuple[_Rule, ...] = (
         # A Windows profile folder may contain spaces, so take the shortest name that a separator
         # ends; otherwise take a name without spaces. '<' keeps '<user>' from being matched again.
         # Its own rule: a match ends past the separator, which may begin a /home/ path.
-        _compile(
+        compile_pattern(
             rf"\b[A-Za-z]:{_SEP}(?i:users){_SEP}"
             r"(?:([^\\/\r\n\t\"'<>:|*?\[\]]{1,64}?)(?:\\|/)|([^\\/\s\"'<>:|*?;,()\[\]{}=]+))"
         ),
         ("users",),
     ),
-    _Rule("home_user", _compile(r"(?:/home|/Users)/([^\\/\s\"'<>:|*?;,()\[\]{}=]+)"), ("home/", "users/")),
+    _Rule("home_user", compile_pattern(r"(?:/home|/Users)/([^\\/\s\"'<>:|*?;,()\[\]{}=]+)"), ("home/", "users/")),
 )
 
 _PRIORITY = {rule.kind: index for index, rule in reversed(list(enumerate(_RULES)))}
@@ -243,20 +228,7 @@ def marker(kind: str) -> str:
     return USER_PLACEHOLDER if kind == "home_user" else f"[REDACTED:{kind}]"
 
 
-_SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
-
-
-def _encodable(text: str) -> str:
-    """Return text that RE2 can take (UTF-8), with the same length so that offsets still hold."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Lone surrogates (from a bad decode) have no UTF-8 form; U+FFFD keeps every offset in place.
-        return text.translate(_SURROGATES)
-    return text
-
-
-def _secret_span(match: _Match, groups: int) -> tuple[int, int]:
+def _secret_span(match: Match, groups: int) -> tuple[int, int]:
     """Return the span of the first group that took part, or of the whole match without groups."""
     for group in range(1, groups + 1):
         span = match.span(group)
@@ -277,7 +249,7 @@ def _scan(rule: _Rule, text: str) -> Iterator[tuple[int, int]]:
 
 def _find(text: str) -> list[Finding]:
     """Return the raw findings of every rule whose hint occurs, possibly overlapping."""
-    safe = _encodable(text)
+    safe = encodable(text)
     lowered = safe.lower()
     found: list[Finding] = []
     for rule in _RULES:
