@@ -39,11 +39,43 @@ def check_pattern(pattern: str) -> PatternCheck:
     """Return whether ``pattern`` compiles on the linear-time engine."""
     if len(pattern) > MAX_PATTERN_CHARS:
         return PatternCheck(False, f"longer than {MAX_PATTERN_CHARS} characters")
+    if is_literal_with_holes(pattern):
+        return PatternCheck(True)  # the shape miners and exporters write: RE2 always takes it
     try:
         re2.compile(pattern, _options())
     except re2.error as exc:
         return PatternCheck(False, f"not supported by the linear-time engine ({_reason(exc)})")
     return PatternCheck(True)
+
+
+_HOLES = ("(.+?)", "(.*?)", "(.+)", "(.*)")
+_FLAGS = "(?s)"
+_META = frozenset("()[]{}*+?|^$.\\")
+
+
+def is_literal_with_holes(pattern: str) -> bool:
+    """Whether a pattern is escaped literal text with ``(.+?)``-style holes (one linear scan).
+
+    Importing 100,000 records would spend seconds compiling patterns of this shape only to learn
+    what the shape already says; anything else is compiled to find out.
+    """
+    i, n = (len(_FLAGS), len(pattern)) if pattern.startswith(_FLAGS) else (0, len(pattern))
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            if i + 1 >= n or pattern[i + 1].isalnum():  # \1 (a back-reference), \d, \b...: not plain
+                return False
+            i += 2
+        elif char == "(":
+            hole = next((h for h in _HOLES if pattern.startswith(h, i)), None)
+            if hole is None:
+                return False
+            i += len(hole)
+        elif char in _META:
+            return False
+        else:
+            i += 1
+    return True
 
 
 @lru_cache(maxsize=65_536)

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from records.matching import IndexEntry, Matcher, MatchIndex
-from records.matching.patterns import check_pattern, derived_pattern, pattern_evidence
+from records.matching.patterns import check_pattern, derived_pattern, is_literal_with_holes, pattern_evidence
 from records.matching.template import parse_template
 
 ADVERSARIAL_PATTERNS = [
@@ -70,3 +70,23 @@ def test_adversarial_patterns_on_100kb_pastes_stay_under_50ms() -> None:
         for pattern in ADVERSARIAL_PATTERNS:
             worst = max(worst, _worst_ms(lambda p=pattern, t=paste: pattern_evidence(p, t)))
     assert worst < 50, f"worst case {worst:.1f} ms"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "plain"),
+    [
+        (r"abc \(x\) (.+?) done", True),
+        (r"(?s)a\.b(.+?)", True),
+        ("(.+?)(.+?) failed", True),
+        ("plain text", True),
+        (r"(\w+) and \1", False),  # back-reference: must be compiled (and refused)
+        ("(a+)+$", False),
+        ("a.b", False),
+        (r"(?=x)y", False),
+        ("trailing \\", False),
+    ],
+)
+def test_literal_with_holes_shape(pattern: str, plain: bool) -> None:
+    assert is_literal_with_holes(pattern) is plain
+    if plain:
+        assert check_pattern(pattern).usable
