@@ -34,7 +34,8 @@ from records.triage import (
 )
 from storage.database import Database
 from storage.records import RecordRepository
-from storage.triage import Logged, Purged, Review, Status, TriageGroup, TriageReport, TriageRepository
+from storage.triage import TriageRepository
+from storage.triage_models import Logged, Purged, Review, Status, TriageGroup, TriageReport
 
 log = logging.getLogger(__name__)
 

@@ -10,18 +10,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from records.matching.index import IndexEntry
 from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
 from storage.database import Database
+from storage.triage_models import (
+    Example,
+    Logged,
+    Purged,
+    Review,
+    Status,
+    TriageGroup,
+    TriagePlace,
+    TriageReport,
+    TriageSample,
+    example_id,
+)
 
-Status = Literal["new", "linked", "dismissed"]
-STATUSES: tuple[Status, ...] = ("new", "linked", "dismissed")
-Outcome = Literal["logged", "user_limit", "group_limit"]
 _M = TypeVar("_M", bound=BaseModel)
 
 _GROUP_COLUMNS = (
@@ -50,120 +59,6 @@ _TRIM_SAMPLES = (
 _EXAMPLE_COLUMNS = (
     "e.record_id, e.n, e.template, e.error_class, r.repo, r.file_path, r.line_number, r.origin, r.library_version"
 )
-
-
-class TriageGroup(BaseModel):
-    """One fingerprint group, as maintainers review it."""
-
-    id: int
-    fingerprint: str
-    error_class: str
-    masked: str
-    count: int
-    not_helpful: int
-    first_seen: str
-    last_seen: str
-    status: Status
-    record_id: str | None
-    reason: str | None
-    reviewed_by: int | None
-    reviewed_at: str | None
-    libraries: dict[str, str | None] = Field(default_factory=dict)
-    last_jump_url: str | None
-    guilds: int = 0
-    channels: int = 0
-
-
-class TriageSample(BaseModel):
-    """One redacted sample of a group."""
-
-    id: int
-    created_at: str
-    source: str
-    guild_id: int | None
-    channel_id: int | None
-    jump_url: str | None
-    record_id: str | None
-    text: str
-
-
-class TriagePlace(BaseModel):
-    """A channel a group was seen in (``guild_id`` None for direct messages)."""
-
-    guild_id: int | None
-    channel_id: int
-    count: int
-    last_seen: str
-
-
-class TriageReport(BaseModel):
-    """A group with its samples (newest first) and the places it was seen."""
-
-    group: TriageGroup
-    samples: list[TriageSample] = Field(default_factory=list)
-    places: list[TriagePlace] = Field(default_factory=list)
-
-
-class Logged(BaseModel):
-    """What logging one paste did."""
-
-    outcome: Outcome
-    group: TriageGroup | None = None
-    new_group: bool = False
-    sample_stored: bool = False
-
-
-class Example(BaseModel):
-    """A linked group's message template, standing for its record in the matching index."""
-
-    record_id: str
-    n: int
-    template: str
-    error_class: str | None
-    repo: str | None = None
-    file_path: str | None = None
-    line_number: int | None = None
-    curated: bool = True
-    library_version: str | None = None
-
-    @property
-    def entry_id(self) -> str:
-        """The index entry id: ``<record_id>~ex<n>``."""
-        return example_id(self.record_id, self.n)
-
-    def index_entry(self) -> IndexEntry:
-        """Return the matching index entry that answers as the record."""
-        return IndexEntry(
-            id=self.entry_id,
-            error_message=self.template,
-            error_class=self.error_class,
-            file_path=self.file_path,
-            line_number=self.line_number,
-            repo=self.repo,
-            curated=self.curated,
-            library_version=self.library_version,
-            alias_of=self.record_id,
-        )
-
-
-class Review(BaseModel):
-    """A review action's result: the group after it, examples added and example ids removed."""
-
-    group: TriageGroup
-    added: list[Example] = Field(default_factory=list)
-    removed: list[str] = Field(default_factory=list)
-
-
-class Purged(BaseModel):
-    """What a retention purge deleted."""
-
-    samples: int
-    user_days: int
-
-
-def example_id(record_id: str, n: int) -> str:
-    """Return the index entry id of a record's n-th example."""
-    return f"{record_id}~ex{n}"
 
 
 class TriageRepository:

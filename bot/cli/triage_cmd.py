@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from bot.cli._common import Handler, add_db_option, open_database, print_json
 from bot.settings import Settings
 from bot.triage_service import TriageService, parse_report_id
-from storage.triage import STATUSES, Review, TriageGroup, TriageReport
+from storage.triage_models import STATUSES, Review, TriageGroup, TriageReport
 
 Action = Callable[[argparse.Namespace, TriageService], Awaitable[int]]
 CSV_COLUMNS = (

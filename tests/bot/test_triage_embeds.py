@@ -14,7 +14,7 @@ from bot.exts.triage._embeds import (
     secret_warning,
 )
 from bot.triage_service import Page
-from storage.triage import Review, TriageGroup, TriageReport, TriageSample
+from storage.triage_models import Review, TriageGroup, TriageReport, TriageSample
 
 
 def group(**changes: object) -> TriageGroup:

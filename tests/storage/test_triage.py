@@ -9,7 +9,8 @@ import pytest
 from records.triage import Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
 from storage.database import Database
 from storage.importer import import_paths
-from storage.triage import TriageRepository, example_id
+from storage.triage import TriageRepository
+from storage.triage_models import example_id
 from tests.conftest import SEED_IDS
 
 LIMITS = TriageLimits(samples_per_group=3, user_daily_pastes=50, user_daily_groups=10)

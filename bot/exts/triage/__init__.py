@@ -1,6 +1,6 @@
 """Triage in Discord: log unexplained pastes, warn about leaked tokens, and ``/triage`` review commands.
 
-The entry point builds one ``TriageService`` (with ``TriageSettings()`` and the running engine) and
+The entry point builds one ``TriageService`` (with ``settings.triage`` and the running engine) and
 sets it on the bot as ``bot.triage_service`` before loading this extension. Maintainers are decided
 by the admin feature's shared check (Manage Server, the server's maintainer role, bot owners).
 """

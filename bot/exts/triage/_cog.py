@@ -23,7 +23,7 @@ from bot.exts.triage._embeds import list_embed, notice_embed, report_embed, revi
 from bot.triage_service import Notice, TriageService
 from records.errors import TracebotError
 from records.triage import credential_kinds
-from storage.triage import Status, TriageGroup
+from storage.triage_models import Status, TriageGroup
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.triage_service import Notice, Page
-from storage.triage import Review, TriageGroup, TriageReport
+from storage.triage_models import Review, TriageGroup, TriageReport
 
 COLOURS = {
     "new": discord.Colour.orange(),
