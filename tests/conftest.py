@@ -9,8 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from storage.database import Database
+
+# Speed is measured by the benchmarks, not asserted per example: a busy CI machine must not turn a
+# slow example into a failure.
+settings.register_profile("tracebot", deadline=None)
+settings.load_profile("tracebot")
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS_JSONL = ROOT / "records" / "data" / "seeds.jsonl"
