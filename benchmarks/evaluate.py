@@ -20,17 +20,7 @@ from records.model import Record
 
 def entry_of(record: Record) -> IndexEntry:
     """Return the index entry of a record (as the store would give it)."""
-    return IndexEntry(
-        id=record.id,
-        error_message=record.error_message,
-        error_class=record.error_class,
-        message_pattern=record.message_pattern,
-        file_path=record.file_path,
-        line_number=record.line_number,
-        repo=record.repo,
-        curated=record.origin != "mined",
-        library_version=record.library_version,
-    )
+    return IndexEntry.from_record(record)
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:

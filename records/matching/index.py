@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from records.matching.template import Template, literal_key, literal_words, message_words, parse_template
+from records.model import Record
 
 WORDS_PER_TEMPLATE = 6
 # A word posted for more templates than this says little about which one a paste is (too common).
@@ -48,6 +49,23 @@ class IndexEntry:
     def record_id(self) -> str:
         """The record this entry answers with."""
         return self.alias_of or self.id
+
+    @classmethod
+    def from_record(cls, record: Record) -> IndexEntry:
+        """Return what the index needs of a full record (as the store's loader gives it)."""
+        return intern_entry(
+            cls(
+                id=record.id,
+                error_message=record.error_message,
+                error_class=record.error_class,
+                message_pattern=record.message_pattern,
+                file_path=record.file_path,
+                line_number=record.line_number,
+                repo=record.repo,
+                curated=record.origin != "mined",
+                library_version=record.library_version,
+            )
+        )
 
 
 @dataclass(slots=True)
