@@ -2,7 +2,7 @@
 
 The mining benchmark needs the transformers wheel: it is downloaded (no dependencies) and unpacked
 into a temporary directory first, as ``scripts/mine_transformers.sh`` does. Pass names to run some:
-``python -m benchmarks import match extract redact mine triage bot``.
+``python -m benchmarks import match extract redact hostile mine triage bot``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ SIMPLE = {
     "redact": ["-m", "benchmarks.bench_redact"],
     "triage": ["-m", "benchmarks.bench_triage"],
     "bot": ["-m", "benchmarks.bench_bot"],
+    "hostile": ["-m", "benchmarks.bench_hostile"],
 }
-ORDER = ["import", "extract", "redact", "match", "mine", "triage", "bot"]
+ORDER = ["import", "extract", "redact", "hostile", "match", "mine", "triage", "bot"]
 
 
 def _mine() -> int:

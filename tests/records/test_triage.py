@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -120,9 +118,7 @@ def test_chat_without_an_error_is_skipped_but_its_token_is_reported() -> None:
 def test_huge_paste_is_cut_fast_and_keeps_its_error() -> None:
     noise = "INFO loading shard 12 of 99 from /data/x.bin\n" * 120_000  # ~5.4 MB
     text = f"my token {CANARY}\n" + noise + paste("access denied for token while reading /x/y.bin (status 403)")
-    started = time.perf_counter()
-    found = observe(text, paste_chars=8_000, sample_chars=1_500)
-    assert time.perf_counter() - started < 5
+    found = observe(text, paste_chars=8_000, sample_chars=1_500)  # its time: benchmarks/bench_hostile.py
     assert isinstance(found, Observation) and found.truncated
     assert found.masked == "access denied for token while reading <path> (status <n>)"
     assert len(found.sample) <= 1_500 and CANARY not in found.sample
