@@ -4,7 +4,8 @@ Writes ``tests/data/eval/generated.jsonl``: pastes generated from records (place
 realistic values, wrapped in the formats people paste), each labelled with the record it must get.
 A paste with no frames cannot tell apart records whose message is the same text raised in different
 files, so such a paste accepts any of them (``accept``): the reply shows the right explanation either
-way. Hand-written cases live beside it in ``hard.jsonl``, ``chat.jsonl`` and ``foreign.jsonl``.
+way. Hand-written cases live beside it in ``hard.jsonl``, ``chat.jsonl`` and ``foreign.jsonl``; real pastes
+labelled by hand in ``tests/data/real/`` and errors raised by running each version in ``tests/data/raised/``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import json
 import random
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from benchmarks.pastes import FORMATS, render_message
 from records.matching.template import parse_template
@@ -23,12 +26,35 @@ from records.reader import LoadedRecord, read_paths
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "records" / "data"
 EVAL_DIR = ROOT / "tests" / "data" / "eval"
+REAL_DIR = ROOT / "tests" / "data" / "real"
+RAISED_DIR = ROOT / "tests" / "data" / "raised"
 FRAMELESS = {"inline", "final_line"}
 
 
 def shipped_records() -> list[Record]:
     """Read every shipped record file (seeds and mined sets)."""
     return [item.record for item in read_paths([DATA]) if isinstance(item, LoadedRecord)]
+
+
+def read_jsonl(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    """Read the cases of several JSON Lines files, in file order; missing files give nothing."""
+    cases: list[dict[str, Any]] = []
+    for path in paths:
+        if path.is_file():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            cases.extend(json.loads(line) for line in lines if line.strip())
+    return cases
+
+
+def real_cases(kind: str) -> list[dict[str, Any]]:
+    """Read a labelled set of real pastes: ``transformers`` (every labeller's file), ``foreign`` or ``chat``."""
+    pattern = "transformers-*.jsonl" if kind == "transformers" else f"{kind}.jsonl"
+    return read_jsonl(sorted(REAL_DIR.glob(pattern)))
+
+
+def raised_cases() -> list[dict[str, Any]]:
+    """Read the pastes of errors raised by running each shipped transformers version."""
+    return read_jsonl(sorted(RAISED_DIR.glob("transformers-*.jsonl")))
 
 
 def _literal_key(record: Record) -> str:

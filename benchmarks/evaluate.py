@@ -1,21 +1,42 @@
-"""Accuracy of the matcher on the labelled evaluation set (``make eval``).
+"""Accuracy of the matcher on the labelled evaluation sets (``make eval``).
 
-Categories: ``generated`` (pastes made from records; top-1 and top-3 against the label), ``hard``
-(hand-written cases with an expected record or status), ``chat`` (must never be matched or
-ambiguous) and ``foreign`` (errors of other libraries; at most 1% may be matched).
+One row per set:
+
+- ``generated``: pastes made from records; top-1 against the label (any record of the same text when
+  the paste has no frame).
+- ``hard``: hand-written cases with an expected record or status.
+- ``real``: real transformers pastes from GitHub issues, labelled by hand with the raising file and
+  template. Right means the best answer (matched, or first of an ambiguous list) has the label's class,
+  template and file, or, when the paste shows no frame in the raising file, any file that raises the
+  same class and template (``alsoRaisedIn``). The share right is also given among the pastes whose
+  raise site exists in the shipped records (``inShipped``), the only ones an answer can get right.
+- ``raised``: errors raised by running each shipped version; right means the same file and, when the
+  paste's raising-frame line is a shipped record's line of that version, the same version.
+- ``foreign`` and ``chat``: real errors of other libraries (at most 3% may be matched) and real chat
+  (must get no answer); ``foreign-hw`` and ``chat-hw`` are the hand-written ones (at most 1%, none).
+
+``python -m benchmarks.evaluate --failures real`` prints every miss of a set; ``--sweep`` shows how
+the statuses move with the thresholds.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.evalset import EVAL_DIR, shipped_records
-from records.matching import IndexEntry, Matcher, MatchIndex, MatchResult, Thresholds
+from benchmarks.evalset import EVAL_DIR, raised_cases, real_cases, shipped_records
+from records.extract import Extraction
+from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult, Thresholds
+from records.matching.evidence import path_agrees, short_class
+from records.matching.template import literal_key, parse_template
 from records.model import Record
+
+ANSWERED = ("matched", "ambiguous")
+SETS = ("generated", "hard", "real", "raised", "foreign", "chat", "foreign-hw", "chat-hw")
 
 
 def entry_of(record: Record) -> IndexEntry:
@@ -24,100 +45,229 @@ def entry_of(record: Record) -> IndexEntry:
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    """Read one evaluation file."""
+    """Read one evaluation file of ``tests/data/eval``."""
     path = EVAL_DIR / f"{name}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @dataclass
 class Tally:
-    """Counts for one category."""
+    """Counts for one set."""
 
     total: int = 0
     top1: int = 0
     top3: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
+    # Named sub-counts (hits, cases), e.g. right among the positives whose raise site is shipped.
+    parts: dict[str, list[int]] = field(default_factory=dict)
+
+    def count(self, name: str, hit: bool) -> None:
+        """Count one case of a named sub-count."""
+        part = self.parts.setdefault(name, [0, 0])
+        part[0] += hit
+        part[1] += 1
+
+    def share(self, name: str) -> float:
+        """Return the share of hits of a named sub-count (1.0 when it has no cases)."""
+        hits, cases = self.parts.get(name, [0, 0])
+        return hits / cases if cases else 1.0
 
     def row(self, name: str) -> str:
         """Format one table row."""
-        pct = lambda n: f"{100 * n / self.total:6.1f}%" if self.total else "    - "  # noqa: E731
+        pct = lambda n: f"{100 * n / self.total:6.1f}%" if self.total else "     - "  # noqa: E731
         s = self.statuses
-        return (f"{name:<10} {self.total:>5} {pct(self.top1)} {pct(self.top3)} {pct(s['matched'])} "
-                f"{pct(s['ambiguous'])} {pct(s['unmatched'])} {pct(s['not_an_error'])}")  # fmt: skip
+        extra = "  ".join(f"{label} {h}/{n} {100 * h / n:5.1f}%" for label, (h, n) in self.parts.items() if n)
+        return (f"{name:<10} {self.total:>5} {pct(self.top1)} {pct(s['matched'])} {pct(s['ambiguous'])} "
+                f"{pct(s['unmatched'] + s['not_an_error'])}  {extra}").rstrip()  # fmt: skip
 
 
 def _ranked_ids(result: MatchResult) -> list[set[str]]:
     return [set(m.member_ids) | {m.id} for m in result.matches]
 
 
-def score_case(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
-    """Match one case and count it."""
+def _shown(result: MatchResult) -> str:
+    """Describe the answers of a result in one line, for failure lists."""
+    answers = ", ".join(f"{m.id} {m.file_path} {m.score:.0f}" for m in result.matches[:3])
+    error = result.error or result.extraction.primary
+    said = f"{error.error_class}: {error.message[:120]!r}" if error else "nothing extracted"
+    return f"{result.status} [{answers}] from {said}"
+
+
+def score_labelled(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
+    """Match one generated or hand-written case and count it."""
     result = matcher.match(case["text"])
     tally.total += 1
     tally.statuses[result.status] += 1
     accept = set(case.get("accept") or ([case["expect"]] if case.get("expect") else []))
     ranked = _ranked_ids(result)
     if accept:
-        hit1 = bool(ranked) and bool(ranked[0] & accept) and result.status in ("matched", "ambiguous")
-        hit3 = any(ids & accept for ids in ranked[:3])
+        hit1 = bool(ranked) and bool(ranked[0] & accept) and result.status in ANSWERED
         tally.top1 += hit1
-        tally.top3 += hit3
+        tally.top3 += any(ids & accept for ids in ranked[:3])
         if not hit1:
-            tally.failures.append(
-                f"{case['id']} ({case.get('kind')}): {result.status} {[m.id for m in result.matches][:3]} want {case['expect']}"
-            )
+            tally.failures.append(f"{case['id']} ({case.get('kind')}): {_shown(result)} want {case['expect']}")
     elif case.get("status"):
         ok = result.status in case["status"].split("|")
         tally.top1 += ok
         tally.top3 += ok
         if not ok:
-            tally.failures.append(
-                f"{case['id']}: {result.status} {[m.id for m in result.matches][:2]} want {case['status']}"
-            )
+            tally.failures.append(f"{case['id']}: {_shown(result)} want {case['status']}")
 
 
-def evaluate(matcher: Matcher | None = None) -> dict[str, Tally]:
-    """Run every category; return the tallies."""
+def _has_template(matcher: Matcher, match: Match, template: str) -> bool:
+    """Tell whether one of the records folded into an answer raises ``template`` (white space aside)."""
+    want = literal_key(parse_template(template))
+    for member in match.member_ids:
+        entry = matcher.index.get(member)
+        if entry is not None and literal_key(parse_template(entry.error_message)) == want:
+            return True
+    return False
+
+
+def _frame_in(extraction: Extraction, file_path: str) -> bool:
+    """Tell whether the paste shows a frame inside ``file_path``."""
+    frames = (f for error in extraction.errors for f in error.frames)
+    return any(path_agrees(f.package_path or f.path, file_path) for f in frames)
+
+
+def real_right(matcher: Matcher, case: dict[str, Any], result: MatchResult) -> bool:
+    """Tell whether a real paste got its labelled raise site (see the module docstring)."""
+    best = result.best
+    if result.status not in ANSWERED or best is None or not case.get("template"):
+        return False
+    if short_class(best.error_class) != short_class(case.get("errorClass")):
+        return False
+    if not _has_template(matcher, best, case["template"]):
+        return False
+    if best.file_path == case["filePath"]:
+        return True
+    return not _frame_in(result.extraction, case["filePath"]) and best.file_path in (case.get("alsoRaisedIn") or [])
+
+
+def score_real(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
+    """Match one real transformers paste and count it."""
+    result = matcher.match(case["text"])
+    tally.total += 1
+    tally.statuses[result.status] += 1
+    right = real_right(matcher, case, result)
+    tally.top1 += right
+    if case.get("inShipped"):
+        tally.count("inShipped right", right)
+    if not right:
+        shipped = "shipped" if case.get("inShipped") else "not shipped"
+        tally.failures.append(f"{case['id']} ({shipped}): {_shown(result)} want {case.get('filePath')}")
+
+
+def _raising_line(extraction: Extraction, file_path: str) -> int | None:
+    """Return the line of the innermost frame inside ``file_path``, if the paste shows one."""
+    frames = [f for error in extraction.errors for f in error.frames]
+    return next((f.line for f in reversed(frames) if path_agrees(f.package_path or f.path, file_path)), None)
+
+
+class RaisedScorer:
+    """Scores the raised set: it needs the shipped lines of each version to judge the version."""
+
+    def __init__(self, records: list[Record]) -> None:
+        self.lines = {(r.file_path, r.library_version, r.line_number) for r in records}
+
+    def __call__(self, matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
+        """Match one raised paste and count it."""
+        result = matcher.match(case["text"])
+        tally.total += 1
+        tally.statuses[result.status] += 1
+        if not case.get("raisedByTransformers", True):
+            tally.count("not ours answered", result.status in ANSWERED)
+            return
+        best = result.best
+        right = result.status in ANSWERED and best is not None and best.file_path == case["filePath"]
+        line = _raising_line(result.extraction, case["filePath"])
+        if (case["filePath"], case["version"], line) in self.lines:
+            located = matcher.index.get(best.location_id) if best is not None else None
+            version_ok = located is not None and located.library_version == case["version"]
+            tally.count("version right", right and version_ok)
+            right = right and version_ok
+        tally.top1 += right
+        tally.count("right", right)
+        if not right:
+            tally.failures.append(f"{case['id']} ({case['version']}): {_shown(result)} want {case['filePath']}")
+
+
+def score_status_only(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
+    """Match one paste that must get no answer (chat) or must not be matched (foreign)."""
+    result = matcher.match(case["text"])
+    tally.total += 1
+    tally.statuses[result.status] += 1
+    tally.top1 += result.status not in ANSWERED
+    if result.status in ANSWERED:
+        tally.failures.append(f"{case['id']}: {_shown(result)}")
+
+
+Scorer = Callable[[Matcher, dict[str, Any], Tally], None]
+
+
+def _sets(records: list[Record]) -> dict[str, tuple[list[dict[str, Any]], Scorer]]:
+    """Return every set's cases and the function that scores them."""
+    return {
+        "generated": (load_cases("generated"), score_labelled),
+        "hard": (load_cases("hard"), score_labelled),
+        "real": (real_cases("transformers"), score_real),
+        "raised": (raised_cases(), RaisedScorer(records)),
+        "foreign": (real_cases("foreign"), score_status_only),
+        "chat": (real_cases("chat"), score_status_only),
+        "foreign-hw": (load_cases("foreign"), score_labelled),
+        "chat-hw": (load_cases("chat"), score_labelled),
+    }
+
+
+def evaluate(matcher: Matcher | None = None, only: tuple[str, ...] = SETS) -> dict[str, Tally]:
+    """Run the sets named in ``only``; return their tallies."""
+    records = shipped_records()
     if matcher is None:
-        matcher = Matcher(MatchIndex.build(entry_of(r) for r in shipped_records()))
+        matcher = Matcher(MatchIndex.build(entry_of(r) for r in records))
     tallies: dict[str, Tally] = {}
-    for name in ("generated", "hard", "chat", "foreign"):
-        tally = tallies.setdefault(name, Tally())
-        for case in load_cases(name):
-            score_case(matcher, case, tally)
+    for name, (cases, scorer) in _sets(records).items():
+        if name in only:
+            tally = tallies.setdefault(name, Tally())
+            for case in cases:
+                scorer(matcher, case, tally)
     return tallies
 
 
 def sweep() -> None:
     """Print how the statuses move with the thresholds (how ``Thresholds`` was chosen)."""
     index = MatchIndex.build(entry_of(r) for r in shipped_records())
-    print("matched ambiguous | generated matched  top-1 | hard matched | chat m+a | foreign matched  m+a")
-    for matched in (50.0, 62.0, 75.0, 85.0):
-        for ambiguous in (35.0, 45.0, 60.0):
+    print("matched ambiguous | real right shipped-right | generated top-1 | foreign matched m+a | chat m+a")
+    for matched in (50.0, 55.0, 62.0, 70.0, 80.0):
+        for ambiguous in (35.0, 45.0, 55.0):
             t = evaluate(Matcher(index, Thresholds(matched=matched, ambiguous=ambiguous)))
-            g, h, c, f = t["generated"], t["hard"], t["chat"], t["foreign"]
-            pct = lambda n, tally: 100 * n / tally.total  # noqa: E731
+            r, g, f, c = t["real"], t["generated"], t["foreign"], t["chat"]
+            pct = lambda n, tally: 100 * n / tally.total if tally.total else 0.0  # noqa: E731
+            answered = lambda tally: tally.statuses["matched"] + tally.statuses["ambiguous"]  # noqa: E731
             print(
-                f"{matched:7.0f} {ambiguous:9.0f} | {pct(g.statuses['matched'], g):17.1f} {pct(g.top1, g):6.1f} | "
-                f"{pct(h.statuses['matched'], h):12.1f} | {pct(c.statuses['matched'] + c.statuses['ambiguous'], c):8.1f} | "
-                f"{pct(f.statuses['matched'], f):15.1f} {pct(f.statuses['matched'] + f.statuses['ambiguous'], f):4.1f}"
+                f"{matched:7.0f} {ambiguous:9.0f} | {pct(r.top1, r):10.1f} {100 * r.share('inShipped right'):13.1f} | "
+                f"{pct(g.top1, g):15.1f} | {pct(f.statuses['matched'], f):15.1f} {pct(answered(f), f):4.1f} | "
+                f"{pct(answered(c), c):8.1f}"
             )
 
 
 def main() -> None:
-    """Print the accuracy table and the failures (``--sweep``: the threshold table)."""
-    if "--sweep" in sys.argv:
+    """Print the accuracy table, then the misses of the sets asked for."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.evaluate")
+    parser.add_argument("--failures", action="append", default=[], choices=SETS, help="print every miss of a set")
+    parser.add_argument("--only", action="append", choices=SETS, help="run only these sets")
+    parser.add_argument("--sweep", action="store_true", help="print the threshold table")
+    args = parser.parse_args()
+    if args.sweep:
         sweep()
         return
-    tallies = evaluate()
-    print(
-        f"{'category':<10} {'n':>5} {'top-1':>7} {'top-3':>7} {'matched':>7} {'ambig.':>7} {'unmatch':>7} {'chat':>7}"
-    )
+    tallies = evaluate(only=tuple(args.only or SETS))
+    print(f"{'set':<10} {'n':>5} {'top-1':>7} {'matched':>7} {'ambig.':>7} {'unmatch':>7}  sub-counts")
     for name, tally in tallies.items():
         print(tally.row(name))
     for name, tally in tallies.items():
-        for failure in tally.failures[:15]:
+        shown = tally.failures if name in args.failures else tally.failures[:5]
+        for failure in shown:
             print(f"  miss [{name}] {failure}")
 
 
