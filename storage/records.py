@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -108,7 +108,7 @@ class RecordRepository:
             params.append(limit)
         return [_summary(row) for row in await self._fetch(sql, params)]
 
-    async def iter_wire(self) -> AsyncIterator[tuple[str, str | None]]:
+    async def iter_wire(self) -> AsyncGenerator[tuple[str, str | None], None]:
         """Yield (canonical record JSON, dataset version) for every record, ordered by id."""
         async with self._db.reader.execute("SELECT data, dataset_version FROM records ORDER BY id") as cursor:
             async for data, dataset_version in cursor:

@@ -1,42 +1,127 @@
-"""The ``tracebot`` command line: argument parsing and error mapping; the work is done in the core."""
+"""The ``tracebot`` command line: argument parsing and error mapping; the work is done in the core.
+
+Start-up is kept short: parsing imports only the command modules' parsers, and each command imports
+what it uses when it runs (settings and logging after the arguments parse, discord.py only for the
+commands that talk to Discord), so ``tracebot --help`` and ``tracebot ask`` do not wait for them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
+import importlib
+import os
+import re
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from bot.cli import ask_cmd, ops_cmd, records_cmd, run_cmd, triage_cmd
 from bot.cli._common import CliError, Handler
-from bot.logging_setup import configure_logging
-from bot.settings import Settings
 from records.errors import TracebotError
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
-COMMAND_MODULES = (records_cmd, ask_cmd, ops_cmd, triage_cmd, run_cmd)
+# Each top-level command, the module that registers it, and its one-line help (for `tracebot --help`,
+# which lists every command without importing their modules; a test keeps these in step).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "records": ("bot.cli.records_cmd", "import, look up and export records"),
+    "ask": ("bot.cli.ask_cmd", "match pasted error text (TEXT, or stdin) against the records"),
+    "db": ("bot.cli.ops_cmd", "migrate, back up and check the database"),
+    "config": ("bot.cli.ops_cmd", "inspect the effective settings"),
+    "triage": ("bot.cli.triage_cmd", "review errors no record explains yet"),
+    "run": ("bot.cli.run_cmd", "run the Discord bot (token from DISCORD_TOKEN or .env)"),
+    "sync-commands": ("bot.cli.run_cmd", "publish the slash commands globally (or to one guild)"),
+    "console": ("bot.cli.run_cmd", "offline console: paste an error and see the bot's reply"),
+    "health": ("bot.cli.run_cmd", "check the database is writable and the bot's heartbeat is recent"),
+}
+# Docstrings double as help texts; their ``literal`` markup is for the docs, not for a terminal.
+_MARKUP_RE = re.compile(r"``([^`]+)``|:\w+:`([^`]+)`")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the full argument parser (every command and sub-command has --help)."""
-    parser = argparse.ArgumentParser(
+class PlainHelpFormatter(argparse.HelpFormatter):
+    """Help text as plain text: reStructuredText literals and roles lose their markup."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain(text))
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return plain(super()._expand_help(action))
+
+
+class TracebotParser(argparse.ArgumentParser):
+    """An argument parser whose help is plain text; sub-command parsers are of the same class."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", PlainHelpFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def plain(text: str) -> str:
+    """Strip reStructuredText literal markup (````x````, ``:func:`x```) from a help text."""
+    return _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def tracebot_version() -> str:
+    """Return the installed tracebot version."""
+    try:
+        return version("tracebot")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "unknown"
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Build the argument parser: every command in full, or only ``command`` in full.
+
+    With ``command`` (``""`` for none), the other commands are listed by name and help only, so
+    their modules (and what they import) are not loaded.
+    """
+    parser = TracebotParser(
         prog="tracebot",
         description="Explain pasted Python errors from a record set; queue the unexplained ones.",
     )
+    parser.add_argument("--version", action="version", version=f"tracebot {tracebot_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMAND_MODULES:
-        module.register(commands)
+    wanted = {module for name, (module, _) in COMMANDS.items() if command in (None, name)}
+    for name, (module, help_text) in COMMANDS.items():
+        if module not in wanted:
+            commands.add_parser(name, help=help_text)
+        elif name not in commands.choices:  # a module registers all of its commands at once
+            importlib.import_module(module).register(commands)
+    _remember_leaf_parsers(parser)
     return parser
+
+
+def _remember_leaf_parsers(parser: argparse.ArgumentParser) -> None:
+    """Store each sub-command's own parser in its defaults, so its usage is shown for its mistakes."""
+    parser.set_defaults(command_parser=parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                _remember_leaf_parsers(child)
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the command line; an unknown option is reported with the sub-command's own usage."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((word for word in words if not word.startswith("-")), "")
+    args, extras = build_parser(command if command in COMMANDS else "").parse_known_args(words)
+    if extras:
+        args.command_parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
+    # Imported here, after parsing: building the settings class and the log formatters costs more
+    # than the whole of `tracebot --help`.
+    from pydantic import ValidationError  # noqa: PLC0415
+
+    from bot.logging_setup import configure_logging  # noqa: PLC0415
+    from bot.settings import Settings  # noqa: PLC0415
+
     handler: Handler = args.handler
     try:
         settings = Settings()
@@ -53,7 +138,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except BrokenPipeError:
-        return 0
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """End quietly when the reader of stdout went away (``tracebot records export | head``)."""
+    # Python would flush stdout again at exit and print a second BrokenPipeError: point it at
+    # /dev/null first, as the Python docs advise for SIGPIPE.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0
 
 
 def _fail(message: str, status: int) -> int:

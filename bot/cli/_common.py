@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.settings import Settings
 from storage.database import Database
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
 class CliError(Exception):
@@ -22,7 +25,22 @@ class CliError(Exception):
         self.status = status
 
 
-Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+Handler = Callable[[argparse.Namespace, "Settings"], Coroutine[Any, Any, int]]
+
+
+def lazy(target: str) -> Handler:
+    """Return a handler that imports ``module:function`` only when its command runs.
+
+    Commands register their parsers at start-up; importing every command's dependencies then would
+    make ``tracebot --help`` pay for discord.py and aiohttp.
+    """
+    module_name, _, function_name = target.partition(":")
+
+    async def handler(args: argparse.Namespace, settings: Settings) -> int:
+        function: Handler = getattr(importlib.import_module(module_name), function_name)
+        return await function(args, settings)
+
+    return handler
 
 
 def db_path(args: argparse.Namespace, settings: Settings) -> Path:

@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import sys
+from contextlib import aclosing
 from pathlib import Path
 from typing import TextIO
 
@@ -139,13 +140,15 @@ async def _export_file(repo: RecordRepository, out: Path) -> int:
 
 async def _export(repo: RecordRepository, out: TextIO) -> int:
     count = 0
-    async for data, dataset_version in repo.iter_wire():
-        if dataset_version is None:
-            out.write(data + "\n")
-        else:
-            # Keys in sorted order, as in the stored canonical JSON.
-            out.write('{"datasetVersion":' + _json_string(dataset_version) + ',"record":' + data + "}\n")
-        count += 1
+    # aclosing: a reader that goes away (`| head`) must close the cursor before the database closes.
+    async with aclosing(repo.iter_wire()) as rows:
+        async for data, dataset_version in rows:
+            if dataset_version is None:
+                out.write(data + "\n")
+            else:
+                # Keys in sorted order, as in the stored canonical JSON.
+                out.write('{"datasetVersion":' + _json_string(dataset_version) + ',"record":' + data + "}\n")
+            count += 1
     return count
 
 

@@ -3,140 +3,41 @@
 Settings come from the environment and ``.env`` (built once in ``bot.cli.main``); a missing or
 rejected token, an unreachable Discord or a missing intent is one line on stderr and exit status 1.
 SIGTERM (and Ctrl-C) close the gateway, the HTTP session and the database before exiting.
+
+Only ``health`` is defined here: the commands that talk to Discord live in ``bot.cli.discord_cmd``
+and are imported when they run, so that the other commands start without discord.py and aiohttp.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
-import signal
 import sqlite3
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-
-from bot.cli._common import CliError, add_db_option, db_path, open_database
-from bot.client import EXTENSIONS, TRIAGE_EXTENSION, Services, TracebotBot, point_discord_at
-from bot.console import run_console
-from bot.engine import Engine
-from bot.metrics import Metrics
-from bot.pastes import PasteFetcher
-from bot.settings import Settings
-from bot.triage_service import TriageService
-from records.matching import Matcher, MatchIndex
+from bot.cli._common import CliError, add_db_option, db_path, lazy
 from storage import migrations
 from storage.database import Database
 from storage.guilds import StatusRepository
 
-log = logging.getLogger(__name__)
-NO_TOKEN = "DISCORD_TOKEN is not set (environment or .env); see README, 'Running the Discord bot'"  # noqa: S105
-REJECTED = "Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN"
-NO_INTENT = (
-    "the Message Content intent is not enabled for this application: enable it in the Developer Portal "
-    "(Bot > Privileged Gateway Intents)"
-)
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``run``, ``sync-commands``, ``console`` and ``health`` commands."""
     run = commands.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN or .env)")
-    run.set_defaults(handler=run_command)
+    run.set_defaults(handler=lazy("bot.cli.discord_cmd:run_command"))
     sync = commands.add_parser("sync-commands", help="publish the slash commands globally (or to one guild)")
     sync.add_argument("--guild", type=int, metavar="ID", help="sync to this guild only (appears at once)")
-    sync.set_defaults(handler=sync_command)
+    sync.set_defaults(handler=lazy("bot.cli.discord_cmd:sync_command"))
     console = commands.add_parser("console", help="offline console: paste an error and see the bot's reply")
-    console.set_defaults(handler=console_command)
+    console.set_defaults(handler=lazy("bot.cli.discord_cmd:console_command"))
     health = commands.add_parser("health", help="check the database is writable and the bot's heartbeat is recent")
     health.add_argument("--max-age", type=float, metavar="SECONDS", help="oldest acceptable heartbeat")
     health.set_defaults(handler=health_command)
     for parser in (run, sync, console, health):
         add_db_option(parser)
-
-
-async def run_command(args: argparse.Namespace, settings: Settings) -> int:
-    """Connect to Discord and answer pastes until SIGTERM or Ctrl-C."""
-    token = _token(settings)
-    point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
-    timeout = aiohttp.ClientTimeout(total=settings.paste_timeout)
-    async with open_database(args, settings) as db, aiohttp.ClientSession(timeout=timeout) as session:
-        engine = await Engine.load(db)
-        metrics = _metrics(settings, engine)
-        pastes = PasteFetcher(
-            session, hosts=settings.paste_hosts, max_bytes=settings.max_paste_bytes, timeout=settings.paste_timeout
-        )
-        services = Services.build(settings, db, engine, pastes, metrics)
-        bot = TracebotBot(services, extensions=(*EXTENSIONS, TRIAGE_EXTENSION))
-        bot.triage_service = TriageService(db, settings.triage, engine=engine)
-        await _serve(bot, token)
-    log.info("stopped")
-    return 0
-
-
-def _metrics(settings: Settings, engine: Engine) -> Metrics:
-    metrics = Metrics()
-    metrics.count_rate_limits_from()
-    metrics.records_loaded.set(len(engine.matcher.index))
-    if settings.metrics_port is not None:
-        metrics.serve(settings.metrics_port)
-        log.info("metrics on port %d", settings.metrics_port)
-    return metrics
-
-
-async def _serve(bot: TracebotBot, token: str) -> None:
-    loop = asyncio.get_running_loop()
-    closing: list[asyncio.Task[None]] = []
-
-    def stop() -> None:
-        log.info("signal received: closing the gateway")
-        closing.append(asyncio.create_task(bot.close()))
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop)
-    try:
-        async with bot:
-            await bot.start(token)
-    except discord.LoginFailure:
-        raise CliError(REJECTED) from None
-    except discord.PrivilegedIntentsRequired:
-        raise CliError(NO_INTENT) from None
-    except (aiohttp.ClientError, OSError) as exc:
-        raise CliError(f"cannot reach Discord: {exc}") from None
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
-        await asyncio.gather(*closing, return_exceptions=True)
-
-
-async def sync_command(args: argparse.Namespace, settings: Settings) -> int:
-    """Publish the command tree globally (or to ``--guild``) and exit."""
-    token = _token(settings)
-    point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
-    async with open_database(args, settings) as db:
-        # Syncing needs the command tree, not the records: an empty index spares loading them.
-        engine = Engine(db, Matcher(MatchIndex.build([])), None)
-        services = Services.build(settings.model_copy(update={"dev_guild": None}), db, engine, None)
-        async with TracebotBot(services, extensions=(*EXTENSIONS, TRIAGE_EXTENSION)) as bot:
-            bot.triage_service = TriageService(db, settings.triage, engine=engine)
-            try:
-                await bot.login(token)
-            except discord.LoginFailure:
-                raise CliError(REJECTED) from None
-            guild = discord.Object(args.guild) if args.guild else None
-            if guild is not None:
-                bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
-    where = f"to guild {args.guild}" if guild is not None else "globally (may take up to an hour to appear)"
-    print(f"synced {len(synced)} commands {where}: {', '.join(sorted(c.name for c in synced))}")
-    return 0
-
-
-async def console_command(args: argparse.Namespace, settings: Settings) -> int:
-    """Run the offline console on the terminal."""
-    async with open_database(args, settings) as db:
-        engine = await Engine.load(db)
-        return await run_console(engine, triage=TriageService(db, settings.triage, engine=engine))
 
 
 async def health_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -169,10 +70,3 @@ async def health_command(args: argparse.Namespace, settings: Settings) -> int:
     latency = f"{beat.latency_ms:.0f} ms" if beat.latency_ms is not None else "not measured yet"
     print(f"gateway: heartbeat {age:.0f}s ago, latency {latency}, {beat.guilds} guilds")
     return 0
-
-
-def _token(settings: Settings) -> str:
-    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    if not token:
-        raise CliError(NO_TOKEN)
-    return token

@@ -13,7 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.cli._common import CliError
-from bot.cli.run_cmd import REJECTED, run_command, sync_command
+from bot.cli.discord_cmd import REJECTED, run_command, sync_command
 from bot.client import point_discord_at
 from storage.database import Database
 from storage.guilds import StatusRepository

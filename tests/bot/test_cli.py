@@ -1,0 +1,119 @@
+"""Tests for bot.cli: the parser, --version, plain help, usage errors, closed pipes, lazy imports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import COMMANDS, build_parser, main, plain
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _helps(parser: argparse.ArgumentParser) -> dict[str, str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return {choice.dest: choice.help or "" for choice in action._choices_actions}
+    return {}
+
+
+def test_the_command_table_lists_every_command_with_its_own_help() -> None:
+    full = build_parser()
+    assert set(_subcommand_parsers(full)) == set(COMMANDS)
+    assert _helps(full) == {name: help_text for name, (_, help_text) in COMMANDS.items()}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_command_parsed_alone_is_the_same_as_in_the_full_parser(command: str) -> None:
+    alone = _subcommand_parsers(build_parser(command))[command]
+    full = _subcommand_parsers(build_parser())[command]
+    assert alone.format_help() == full.format_help()
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith("tracebot ")
+
+
+def test_a_bad_option_shows_the_subcommands_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["ask", "--jsn", "x"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: tracebot ask ")
+    assert "unrecognized arguments: --jsn" in err
+
+
+def test_a_bad_option_of_a_nested_command_shows_its_own_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["records", "list", "--bogus"])
+    assert capsys.readouterr().err.startswith("usage: tracebot records list ")
+
+
+def _every_parser(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    found = [parser]
+    for child in dict.fromkeys(_subcommand_parsers(parser).values()):
+        found.extend(_every_parser(child))
+    return found
+
+
+def test_help_is_plain_text() -> None:
+    for parser in _every_parser(build_parser()):
+        text = parser.format_help()
+        assert "``" not in text and ":func:" not in text, parser.prog
+
+
+def test_plain_strips_literals_and_roles() -> None:
+    assert plain("run ``tracebot db migrate`` or :func:`main` now") == "run tracebot db migrate or main now"
+
+
+def _run(code: str) -> str:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.strip()
+
+
+def test_help_and_the_offline_commands_do_not_import_discord() -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "from bot.cli import build_parser\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "    build_parser('').parse_args(['--help'])\n"
+        "for command in ('ask', 'records', 'triage', 'db'):\n"
+        "    build_parser(command)\n"
+        "print(sorted(m for m in ('discord', 'aiohttp', 'rich') if m in sys.modules))\n"
+    )
+    assert _run(code) == "[]"
+
+
+def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    records = tmp_path / "r.jsonl"
+    line = {"id": "x{n}", "errorMessage": "broken thing number {n}", "repo": "a/b"}
+    records.write_text("".join(json.dumps(line).replace("{n}", str(n)) + "\n" for n in range(3000)))
+    tracebot = [sys.executable, "-m", "bot"]
+    subprocess.run([*tracebot, "records", "import", str(records), "--db", str(db)], check=True, capture_output=True)
+    export = subprocess.Popen(
+        [*tracebot, "records", "export", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    assert export.stdout is not None and export.stderr is not None
+    with export, export.stdout, export.stderr:
+        export.stdout.readline()
+        export.stdout.close()  # the reader goes away, as `| head -1` does
+        err = export.stderr.read().decode()
+        assert export.wait(timeout=60) == 0
+    assert "Traceback" not in err and "Exception" not in err, err
