@@ -52,10 +52,18 @@ class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
+class _NoVoiceWarnings(logging.Filter):
+    """Drop discord.py's warnings that voice libraries are missing: tracebot never joins voice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "discord.client" and "voice will NOT be supported" in record.getMessage())
+
+
 def configure_logging(level: str = "INFO", fmt: str = "plain") -> None:
     """Set up the root logger once: one handler on stderr, discord.py's chatter at WARNING."""
     handler = _CurrentStderr()
     handler.setFormatter(JsonFormatter() if fmt == "json" else RedactingFormatter(PLAIN_FORMAT))
+    handler.addFilter(_NoVoiceWarnings())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
