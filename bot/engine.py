@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
-from records.matching import Match, Matcher, MatchIndex, MatchResult
+from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult
 from records.merge import merge_site
 from records.model import Record
+from records.versions import version_key
 from storage.database import Database
 from storage.records import RecordRepository
 from storage.triage import TriageRepository
@@ -27,21 +30,43 @@ class Answer:
 
     result: MatchResult
     records: dict[str, Record]
+    shipped: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # repo -> mined versions, newest first
 
     def record(self, record_id: str) -> Record | None:
         """Return the full record of an answer or of its location."""
         return self.records.get(record_id)
 
 
+def shipped_versions(
+    entries: Iterable[IndexEntry], known: Mapping[str, tuple[str, ...]] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """Return, per repository, the library versions its mined records come from, newest first."""
+    found: dict[str, set[str]] = {repo: set(versions) for repo, versions in (known or {}).items()}
+    for entry in entries:
+        if not entry.curated and entry.repo and entry.library_version:
+            found.setdefault(entry.repo, set()).add(entry.library_version)
+    return {repo: tuple(sorted(versions, key=version_key, reverse=True)) for repo, versions in found.items()}
+
+
 class Engine:
     """Matches pastes against the store's records, keeping the in-memory index current."""
 
-    def __init__(self, db: Database, matcher: Matcher, watermark: str | None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        matcher: Matcher,
+        watermark: str | None,
+        shipped: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.db = db
+        self.shipped = dict(shipped or {})  # the versions a curated record's raise site can be looked for in
         self.records = RecordRepository(db)
         self.matcher = matcher
         self._watermark = watermark
         self._reload_lock = asyncio.Lock()
+        # Matching runs in worker threads while reloads and triage links change the index on the event
+        # loop: both sides take this lock, so a match never sees an index halfway through a change.
+        self._index_lock = threading.Lock()
 
     @classmethod
     async def load(cls, db: Database) -> Engine:
@@ -54,7 +79,7 @@ class Engine:
         entries += [entry async for entry in TriageRepository(db).example_entries()]
         index = await asyncio.to_thread(MatchIndex.build, entries)
         log.info("index built: %d records in %.2fs", len(index), time.perf_counter() - started)
-        return cls(db, Matcher(index), watermark)
+        return cls(db, Matcher(index), watermark, shipped_versions(entries))
 
     async def reload(self) -> int:
         """Add records imported or changed since the last load; return how many."""
@@ -65,11 +90,10 @@ class Engine:
             triage = TriageRepository(self.db)
             fresh += [e async for e in triage.example_entries()]
             dropped = [i for i in await triage.removed_example_ids() if index.get(i) is not None]
-            for entry_id in dropped:
-                index.remove(entry_id)
             changed = [e for e in fresh if index.get(e.id) != e]
+            await self.update_index(removed=dropped, added=changed)
             if changed:
-                self.matcher.index.upsert(changed)
+                self.shipped = shipped_versions(changed, self.shipped)
                 self._watermark = await self.records.last_update()
                 log.info("index updated: %d records added or changed", len(changed))
             return len(changed) + len(dropped)
@@ -92,18 +116,41 @@ class Engine:
                 except Exception:  # a failed reload must not stop the watcher; the next change retries
                     log.exception("reloading records failed")
 
+    async def update_index(self, *, removed: Iterable[str] = (), added: Iterable[IndexEntry] = ()) -> None:
+        """Remove and add index entries, off the event loop, while no match reads the index."""
+        removed, added = list(removed), list(added)
+        if removed or added:
+            await asyncio.to_thread(self._change_index, removed, added)
+
+    def _change_index(self, removed: list[str], added: list[IndexEntry]) -> None:
+        with self._index_lock:
+            for entry_id in removed:
+                self.matcher.index.remove(entry_id)
+            if added:
+                self.matcher.index.upsert(added)
+
     def match_text(self, text: str) -> MatchResult:
         """Match a paste (CPU only; call from a worker thread in the bot)."""
-        return self.matcher.match(text)
+        with self._index_lock:
+            return self.matcher.match(text)
 
     async def answer(self, text: str) -> Answer:
         """Match a paste off the event loop and fetch the records its answers name."""
-        result = await asyncio.to_thread(self.matcher.match, text)
+        result = await asyncio.to_thread(self.match_text, text)
         return await self.answer_for(result)
 
     async def search(self, query: str, limit: int = 25) -> list[Match]:
         """Return the records whose message best fits free text, best first (off the event loop)."""
-        return await asyncio.to_thread(self.matcher.search, query, limit)
+        return await asyncio.to_thread(self._search, query, limit)
+
+    def _search(self, query: str, limit: int) -> list[Match]:
+        with self._index_lock:
+            return self.matcher.search(query, limit)
+
+    @property
+    def record_count(self) -> int:
+        """How many entries (records and linked examples) the index holds."""
+        return len(self.matcher.index)
 
     async def answer_for(self, result: MatchResult) -> Answer:
         """Fetch the records a match result names."""
@@ -113,4 +160,4 @@ class Engine:
             shown, located = records.get(match.id), records.get(match.location_id)
             if shown is not None and located is not None:
                 records[match.id] = merge_site(shown, located)
-        return Answer(result, records)
+        return Answer(result, records, self.shipped)

@@ -175,7 +175,7 @@ class TriageService:
         template = example_template(group.masked)
         templates = [template] if usable_example(template) else []
         review = await self.repo.link(report_id, stored.record.id, templates, reviewer, stamp(self._clock()))
-        self._update_index(review)
+        await self._update_index(review)
         log.info("triage: report %d linked to %s (%d examples)", report_id, stored.record.id, len(review.added))
         return review
 
@@ -184,14 +184,14 @@ class TriageService:
         # A reason is typed by a maintainer, but may quote a paste: redact it like one.
         text = " ".join(redact(reason).text.split())[:MAX_REASON_CHARS] if reason else None
         review = await self.repo.dismiss(report_id, text or None, reviewer, stamp(self._clock()))
-        self._update_index(review)
+        await self._update_index(review)
         log.info("triage: report %d dismissed", report_id)
         return review
 
     async def reopen(self, report_id: int, reviewer: int | None = None) -> Review:
         """Put a linked or dismissed report back to new."""
         review = await self.repo.reopen(report_id, reviewer, stamp(self._clock()))
-        self._update_index(review)
+        await self._update_index(review)
         log.info("triage: report %d reopened", report_id)
         return review
 
@@ -215,12 +215,8 @@ class TriageService:
         log.info("triage: purged %d samples older than %s", purged.samples, cutoff)
         return purged
 
-    def _update_index(self, review: Review) -> None:
+    async def _update_index(self, review: Review) -> None:
         """Keep a running engine's index in step with the examples just added or removed."""
-        if self.engine is None:
-            return
-        index = self.engine.matcher.index
-        for entry_id in review.removed:
-            index.remove(entry_id)
-        if review.added:
-            index.upsert([example.index_entry() for example in review.added])
+        if self.engine is not None:
+            added = [example.index_entry() for example in review.added]
+            await self.engine.update_index(removed=review.removed, added=added)

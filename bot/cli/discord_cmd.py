@@ -55,7 +55,7 @@ async def run_command(args: argparse.Namespace, settings: Settings) -> int:
 def _metrics(settings: Settings, engine: Engine) -> Metrics:
     metrics = Metrics()
     metrics.count_rate_limits_from()
-    metrics.records_loaded.set(len(engine.matcher.index))
+    metrics.records_loaded.set(engine.record_count)
     if settings.metrics_port is not None:
         metrics.serve(settings.metrics_port)
         log.info("metrics on port %d", settings.metrics_port)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.engine import Engine
+from records.matching import IndexEntry
 from storage.database import Database
 from storage.importer import import_paths
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
@@ -72,3 +73,34 @@ async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database) -
     assert record.solutions[0].startswith("Remove `assistant_model`")  # the seed's text
     assert (record.line_number, record.library_version) == (1888, "5.24.0")  # the newest mined location
     assert record.github_url is not None and "/blob/v5.24.0/" in record.github_url
+
+
+async def test_matching_in_threads_while_the_index_changes_never_sees_half_a_change(db: Database) -> None:
+
+    engine = await Engine.load(db)
+    base = [IndexEntry(id=f"keep{n}", error_message=f"steady widget number {n} failed to spin") for n in range(200)]
+    await engine.update_index(added=base)
+    churn = [IndexEntry(id=f"churn{n}", error_message=f"steady widget number {n} failed to wobble") for n in range(200)]
+    stop = False
+    failures: list[BaseException] = []
+
+    def match_forever() -> int:
+        count = 0
+        while not stop:
+            try:
+                result = engine.match_text("ValueError: steady widget number 7 failed to spin")
+                assert result.matches and result.matches[0].id == "keep7", result.status
+            except BaseException as exc:  # collected, reported below
+                failures.append(exc)
+                return count
+            count += 1
+        return count
+
+    workers = [asyncio.create_task(asyncio.to_thread(match_forever)) for _ in range(3)]
+    for _ in range(40):  # add and drop 200 similar entries while three threads match
+        await engine.update_index(added=churn)
+        await engine.update_index(removed=[entry.id for entry in churn])
+    stop = True
+    counts = await asyncio.gather(*workers)
+    assert not failures, failures[0]
+    assert sum(counts) > 0
