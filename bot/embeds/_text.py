@@ -9,6 +9,7 @@ ELLIPSIS = "…"
 _FENCE = "```"
 _BROKEN_FENCE = "`\u200b``"  # a zero-width space keeps text from closing our code block early
 MIN_DESCRIPTION = 200
+FIELD_FLOOR = 160  # a field is cut down to this before any field is dropped
 
 
 def clip(text: str, limit: int) -> str:
@@ -62,19 +63,36 @@ def add_field(embed: discord.Embed, name: str, value: str | None, *, inline: boo
         embed.add_field(name=clip(name, FIELD_NAME), value=clip(value, FIELD_VALUE), inline=inline)
 
 
+def shrink(value: str, limit: int) -> str:
+    """Cut a field value to at most ``limit`` characters, keeping a fenced code block closed."""
+    if len(value) <= limit:
+        return value
+    if value.startswith(_FENCE) and value.endswith(_FENCE) and "\n" in value:
+        opening = value.index("\n")
+        return code_block(value[opening + 1 : -len(_FENCE)], limit, value[len(_FENCE) : opening])
+    return clip(value, limit)
+
+
 def fit(embed: discord.Embed) -> discord.Embed:
-    """Shrink an embed to Discord's 6,000-character total: description first, then the last fields."""
+    """Shrink an embed to Discord's 6,000-character total.
+
+    The description goes first (down to a few lines), then the longest field (a code block stays a
+    closed code block), down to ``FIELD_FLOOR``; only then are the last fields dropped.
+    """
     overflow = len(embed) - TOTAL
     if overflow > 0 and embed.description:
         keep = max(len(embed.description) - overflow, MIN_DESCRIPTION)
         embed.description = clip(embed.description, keep)
     while len(embed) > TOTAL and embed.fields:
-        index = len(embed.fields) - 1
+        index = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""))
         field = embed.fields[index]
         value = field.value or ""
-        room = len(value) - (len(embed) - TOTAL)
-        if room >= 40:
-            embed.set_field_at(index, name=field.name, value=clip(value, room), inline=bool(field.inline))
+        if len(value) <= FIELD_FLOOR:
+            embed.remove_field(len(embed.fields) - 1)
+            continue
+        smaller = shrink(value, max(len(value) - (len(embed) - TOTAL), FIELD_FLOOR))
+        if smaller.strip():
+            embed.set_field_at(index, name=field.name, value=smaller, inline=bool(field.inline))
         else:
             embed.remove_field(index)
     if len(embed) > TOTAL and embed.description:

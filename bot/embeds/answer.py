@@ -1,52 +1,59 @@
 """The answer embed: what a record says about an error, within Discord's limits whatever it holds.
 
-Curated records show what the error means, numbered fixes, an example fix and when it happens. A
-mined record has no curated text, so its embed shows the condition that raises the error, the
-comment beside the raise, and the source lines around it.
+The sections come from ``bot.render.reply`` in the reader's order: what it means (the description),
+then fields for the fixes, an example fix, when it happens, where it is raised (with the message
+template when the title shows the paste's values), the source lines around the raise and the
+versions that raise it. The footer names the record, the match confidence and where the text came
+from (curated, mined, generated from the source).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.embeds._text import (
-    DESCRIPTION,
     FIELD_VALUE,
     FOOTER,
     TITLE,
     add_field,
     clip,
     code_block,
-    first_line,
     fit,
     inline_code,
     numbered,
-    undouble,
 )
+from bot.render.reply import ReplyParts, location, or_list, reply_parts, source_excerpt
 from records.matching import Match
 from records.model import Record
+from records.titles import title
 
 CURATED_COLOUR = 0x2ECC71
 MINED_COLOUR = 0x5865F2
 DESCRIPTION_BUDGET = 1800  # keep room in the 6,000 total for the fields
-SOURCE_CONTEXT = (6, 4)  # lines shown before and after the raising line
+CONDITION_CHARS = 600
+COMMENT_CHARS = 600
+
+__all__ = [
+    "answer_embed",
+    "footer",
+    "headline",
+    "is_mined",
+    "location",
+    "record_from_match",
+    "source_excerpt",
+]
 
 
-def headline(error_class: str | None, message: str, limit: int = TITLE) -> str:
-    """Return ``Class: first line of the message`` (braces un-doubled), at most ``limit`` characters."""
-    return clip(f"{error_class or 'Error'}: {undouble(first_line(message)) or '(no message)'}", limit)
+def headline(error_class: str | None, message: str, limit: int = TITLE, pasted: str | None = None) -> str:
+    """Return ``Class: message`` on one line (placeholders as ``…``, or filled from ``pasted``), clipped."""
+    return title(error_class, message, None, pasted, limit)
 
 
 def is_mined(record: Record) -> bool:
     """Return whether a record was mined from source (it has no curated explanation)."""
     return record.origin == "mined"
-
-
-def location(file_path: str | None, line_number: int | None) -> str | None:
-    """Return ``path:line`` (or just the path), or None without a path."""
-    if not file_path:
-        return None
-    return f"{file_path}:{line_number}" if line_number else file_path
 
 
 def record_from_match(match: Match) -> Record:
@@ -60,103 +67,89 @@ def record_from_match(match: Match) -> Record:
     )
 
 
-def answer_embed(record: Record, match: Match | None = None, *, note: str | None = None) -> discord.Embed:
-    """Build the embed that explains ``record`` (with the match's confidence when it answers a paste)."""
-    mined = is_mined(record)
+def answer_embed(
+    record: Record,
+    match: Match | None = None,
+    *,
+    note: str | None = None,
+    pasted: str | None = None,
+    shipped: Sequence[str] = (),
+) -> discord.Embed:
+    """Build the embed that explains ``record`` (with the match's confidence when it answers a paste).
+
+    ``pasted`` is the paste's message (the title shows its values); ``shipped`` the versions of the
+    record's library that tracebot holds, to say when none of them raises a curated record's message.
+    """
+    parts = reply_parts(record, match, pasted=pasted, shipped=shipped)
     embed = discord.Embed(
-        title=headline(record.error_class, record.error_message),
-        description=clip(_mined_description(record) if mined else _meaning(record), DESCRIPTION) or None,
-        colour=MINED_COLOUR if mined else CURATED_COLOUR,
+        title=clip(parts.title, TITLE),
+        description=_meaning(parts) or None,
+        colour=MINED_COLOUR if parts.mined else CURATED_COLOUR,
     )
-    if embed.description:
-        embed.description = clip(embed.description, DESCRIPTION_BUDGET)
-    if mined:
-        _mined_fields(embed, record)
-    else:
-        _curated_fields(embed, record)
-    _common_fields(embed, record, match)
-    embed.set_footer(text=clip(footer(record, match, note), FOOTER))
+    add_field(embed, "How to fix", numbered(list(parts.solutions), FIELD_VALUE))
+    if parts.example_fix:
+        add_field(embed, "Example fix", code_block(parts.example_fix, FIELD_VALUE))
+    add_field(embed, "When it happens", _when(parts))
+    add_field(embed, "Raised at", _raised_at(parts))
+    if parts.source:
+        add_field(embed, "Source", code_block(parts.source, FIELD_VALUE))
+    _versions_field(embed, parts)
+    embed.set_footer(text=clip(footer_text(parts, note), FOOTER))
     return fit(embed)
 
 
 def footer(record: Record, match: Match | None, note: str | None = None) -> str:
     """Return the footer: record id, match confidence, and where the text came from."""
-    parts = [f"record {record.id}"]
-    if match is not None:
-        parts.append(f"match confidence {match.score:.0f}%")
-    parts.append("mined from source" if is_mined(record) else "curated")
+    return footer_text(reply_parts(record, match), note)
+
+
+def footer_text(parts: ReplyParts, note: str | None = None) -> str:
+    """Return the footer of laid-out parts: id, confidence, origin, the generated note, ``note``."""
+    pieces = [f"record {parts.record_id}"]
+    if parts.score is not None:
+        pieces.append(f"match confidence {parts.score:.0f}%")
+    pieces.append(parts.origin)
+    generated = parts.generated_note()
+    if generated:
+        pieces.append(generated)
     if note:
-        parts.append(note)
-    return " · ".join(parts)
+        pieces.append(note)
+    return " · ".join(pieces)
 
 
-def _meaning(record: Record) -> str:
-    return f"**What it means**\n{record.documentation.strip()}" if record.documentation else ""
+def _meaning(parts: ReplyParts) -> str:
+    return clip(f"**What it means**\n{parts.meaning}", DESCRIPTION_BUDGET) if parts.meaning else ""
 
 
-def _curated_fields(embed: discord.Embed, record: Record) -> None:
-    add_field(embed, "How to fix", numbered(record.solutions, FIELD_VALUE))
-    if record.example_fix:
-        add_field(embed, "Example fix", code_block(record.example_fix, FIELD_VALUE))
-    add_field(embed, "When it happens", _when(record))
+def _when(parts: ReplyParts) -> str | None:
+    lines = []
+    if parts.condition:
+        lines.append(f"Raised when {inline_code(parts.condition, CONDITION_CHARS)}")
+    if parts.comment:
+        lines.append(_quote(clip(parts.comment, COMMENT_CHARS)))
+    if parts.trigger:
+        lines.append(f"**Trigger:** {parts.trigger}")
+    if parts.situations:
+        lines.append(f"**Common situations:** {parts.situations}")
+    return clip("\n".join(lines), FIELD_VALUE) if lines else None
 
 
-def _mined_description(record: Record) -> str:
-    parts = []
-    if record.trigger_scenarios:
-        parts.append("**Raised when**\n" + code_block(record.trigger_scenarios, 700))
-    if record.documentation:
-        parts.append("**Comment beside the raise**\n" + _quote(clip(record.documentation, 900)))
-    return "\n".join(parts)
+def _raised_at(parts: ReplyParts) -> str | None:
+    if not parts.location:
+        return None
+    text = inline_code(parts.location, 700) + (f" in {inline_code(parts.scope, 120)}" if parts.scope else "")
+    if parts.template:
+        text += "\nMessage: " + inline_code(parts.template, FIELD_VALUE - len(text) - 10)
+    return text
 
 
-def _mined_fields(embed: discord.Embed, record: Record) -> None:
-    excerpt = source_excerpt(record)
-    if excerpt:
-        add_field(embed, "Source", code_block(excerpt, FIELD_VALUE))
-    add_field(embed, "When it happens", record.common_situations)
-
-
-def _common_fields(embed: discord.Embed, record: Record, match: Match | None) -> None:
-    where = location(record.file_path, record.line_number)
-    if where:
-        scope = ".".join(p for p in (record.enclosing_class, record.enclosing_function) if p)
-        add_field(embed, "Raised at", inline_code(where, 900) + (f" in {inline_code(scope, 120)}" if scope else ""))
-    versions = list(match.versions) if match is not None and match.versions else []
-    if not versions and record.library_version:
-        versions = [record.library_version]
-    if versions:
-        add_field(embed, "Versions that raise it", clip(", ".join(versions), FIELD_VALUE))
-
-
-def _when(record: Record) -> str | None:
-    parts = []
-    if record.trigger_scenarios:
-        parts.append(f"**Trigger:** {record.trigger_scenarios.strip()}")
-    if record.common_situations:
-        parts.append(f"**Common situations:** {record.common_situations.strip()}")
-    return clip("\n".join(parts), FIELD_VALUE) if parts else None
+def _versions_field(embed: discord.Embed, parts: ReplyParts) -> None:
+    if parts.versions:
+        add_field(embed, "Versions that raise it", clip(", ".join(parts.versions), FIELD_VALUE))
+    elif parts.not_raised:
+        written = f"; this record was written for {inline_code(parts.written_for, 60)}" if parts.written_for else ""
+        add_field(embed, "Versions", clip(f"Not raised by {or_list(parts.not_raised)}{written}.", FIELD_VALUE))
 
 
 def _quote(text: str) -> str:
     return "\n".join(f"> {line}" for line in text.splitlines() if line.strip())
-
-
-def source_excerpt(record: Record) -> str | None:
-    """Return the source lines around the raising line, numbered, with the raising line marked."""
-    if not record.source_code:
-        return None
-    lines = record.source_code.rstrip("\n").split("\n")
-    start = record.source_code_start or 1
-    target = record.line_number if record.line_number is not None else start
-    before, after = SOURCE_CONTEXT
-    first = max(target - before, start)
-    last = min(target + after, start + len(lines) - 1)
-    if first > last:  # the line number lies outside the stored source: show its beginning
-        first, last = start, min(start + before + after, start + len(lines) - 1)
-    width = len(str(last))
-    shown = [
-        f"{'>' if number == target else ' '}{number:>{width}}  {lines[number - start][:200]}"
-        for number in range(first, last + 1)
-    ]
-    return "\n".join(shown)

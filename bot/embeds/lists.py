@@ -15,9 +15,9 @@ SEARCH_COLOUR = 0x3498DB
 LINE_LIMIT = 320
 
 
-def match_line(number: int, match: Match, *, score: bool = True) -> str:
-    """Return one list line: number, headline, where it is raised and (optionally) the score."""
-    parts = [f"**{number}.** {headline(match.error_class, match.error_message, 200)}"]
+def match_line(number: int, match: Match, *, score: bool = True, pasted: str | None = None) -> str:
+    """Return one list line: number, headline (filled from ``pasted``), where it is raised, the score."""
+    parts = [f"**{number}.** {headline(match.error_class, match.error_message, 200, pasted)}"]
     where = location(match.file_path, match.line_number)
     if where:
         parts.append(inline_code(where, 90))
@@ -27,21 +27,21 @@ def match_line(number: int, match: Match, *, score: bool = True) -> str:
     return clip(" · ".join(parts), LINE_LIMIT)
 
 
-def _listing(matches: Sequence[Match], start: int, *, score: bool) -> str:
+def _listing(matches: Sequence[Match], start: int, *, score: bool, pasted: str | None = None) -> str:
     lines: list[str] = []
     for offset, match in enumerate(matches):
-        line = match_line(start + offset, match, score=score)
+        line = match_line(start + offset, match, score=score, pasted=pasted)
         if len("\n".join([*lines, line])) > DESCRIPTION:
             break
         lines.append(line)
     return "\n".join(lines)
 
 
-def ambiguous_embed(matches: Sequence[Match]) -> discord.Embed:
-    """Build the short list shown when several records could explain a paste."""
+def ambiguous_embed(matches: Sequence[Match], *, pasted: str | None = None) -> discord.Embed:
+    """Build the short list shown when several records could explain a paste (``pasted``: its message)."""
     embed = discord.Embed(
         title="Several records could explain this error",
-        description=_listing(matches[:25], 1, score=True) or None,
+        description=_listing(matches[:25], 1, score=True, pasted=pasted) or None,
         colour=AMBIGUOUS_COLOUR,
     )
     embed.set_footer(text="Pick the one that fits from the menu below to see its explanation.")

@@ -6,7 +6,7 @@ show the same thing. It returns None for results that get no reply (unmatched, n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -62,7 +62,7 @@ def answer_view(record: Record, *, author_id: int, deletable: bool = True) -> di
     return view
 
 
-def pick_options(matches: Sequence[Match]) -> list[discord.SelectOption]:
+def pick_options(matches: Sequence[Match], *, pasted: str | None = None) -> list[discord.SelectOption]:
     """Return one menu option per answer (at most 25; ids too long for a value are left out)."""
     options = []
     for match in matches:
@@ -71,7 +71,7 @@ def pick_options(matches: Sequence[Match]) -> list[discord.SelectOption]:
         where = location(match.file_path, match.line_number) or "unknown location"
         options.append(
             discord.SelectOption(
-                label=headline(match.error_class, match.error_message, OPTION_TEXT),
+                label=headline(match.error_class, match.error_message, OPTION_TEXT, pasted),
                 value=match.id,
                 description=clip(f"{match.score:.0f}% · {where}", OPTION_TEXT),
             )
@@ -81,10 +81,12 @@ def pick_options(matches: Sequence[Match]) -> list[discord.SelectOption]:
     return options
 
 
-def choices_view(matches: Sequence[Match], *, author_id: int, deletable: bool = True) -> discord.ui.View:
+def choices_view(
+    matches: Sequence[Match], *, author_id: int, deletable: bool = True, pasted: str | None = None
+) -> discord.ui.View:
     """Build the record picker under an ambiguous answer (plus Delete unless it is ephemeral)."""
     view = discord.ui.View(timeout=None)
-    options = pick_options(matches)
+    options = pick_options(matches, pasted=pasted)
     if options:
         view.add_item(PickSelect(author_id, options))
     if deletable:
@@ -93,21 +95,42 @@ def choices_view(matches: Sequence[Match], *, author_id: int, deletable: bool = 
 
 
 def record_reply(
-    record: Record, match: Match | None, *, author_id: int, deletable: bool = True, note: str | None = None
+    record: Record,
+    match: Match | None,
+    *,
+    author_id: int,
+    deletable: bool = True,
+    note: str | None = None,
+    pasted: str | None = None,
+    shipped: Sequence[str] = (),
 ) -> ReplyContent:
-    """Build the reply that shows one record."""
-    embed = answer_embed(record, match, note=note)
+    """Build the reply that shows one record (titled with ``pasted``'s values when it fits the record)."""
+    embed = answer_embed(record, match, note=note, pasted=pasted, shipped=shipped)
     return ReplyContent("matched", (record.id,), embed, answer_view(record, author_id=author_id, deletable=deletable))
+
+
+def pasted_message(answer: Answer) -> str | None:
+    """Return the message of the error the answer is for, as the paste shows it."""
+    error = answer.result.error or answer.result.extraction.primary
+    return error.message if error is not None else None
+
+
+def shipped_for(record: Record, shipped: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Return the versions of the record's library that tracebot holds (none without a repository)."""
+    return shipped.get(record.repo, ()) if record.repo else ()
 
 
 def answer_reply(answer: Answer, *, author_id: int, deletable: bool = True) -> ReplyContent | None:
     """Build the reply to a match result; None when the result gets no reply."""
     result = answer.result
+    pasted = pasted_message(answer)
     if result.status == "matched" and result.matches:
         best = result.matches[0]
         record = answer.record(best.id) or record_from_match(best)
-        return record_reply(record, best, author_id=author_id, deletable=deletable)
+        shipped = shipped_for(record, answer.shipped)
+        return record_reply(record, best, author_id=author_id, deletable=deletable, pasted=pasted, shipped=shipped)
     if result.status == "ambiguous" and result.matches:
-        view = choices_view(result.matches, author_id=author_id, deletable=deletable)
-        return ReplyContent("ambiguous", tuple(m.id for m in result.matches), ambiguous_embed(result.matches), view)
+        view = choices_view(result.matches, author_id=author_id, deletable=deletable, pasted=pasted)
+        embed = ambiguous_embed(result.matches, pasted=pasted)
+        return ReplyContent("ambiguous", tuple(m.id for m in result.matches), embed, view)
     return None

@@ -73,30 +73,85 @@ def assert_within_limits(embed: discord.Embed) -> None:
     assert len(embed) <= 6000
 
 
+PASTED = "assisted generation is not supported with stateful models, such as MambaForCausalLM"
+
+
+def fields_of(embed: discord.Embed) -> dict[str, str]:
+    """Return an embed's fields by name."""
+    return {f["name"]: f["value"] for f in embed.to_dict().get("fields", [])}
+
+
 def test_curated_answer_has_every_section_and_the_confidence() -> None:
-    data = answer_embed(CURATED, match(CURATED.id)).to_dict()
-    assert data["title"] == "ValueError: " + CURATED.error_message
+    data = answer_embed(CURATED, match(CURATED.id), pasted=PASTED).to_dict()
+    assert data["title"] == "ValueError: " + PASTED
     assert data["description"].startswith("**What it means**\nModels flagged")
     fields = {f["name"]: f["value"] for f in data["fields"]}
+    assert list(fields) == ["How to fix", "Example fix", "When it happens", "Raised at", "Versions that raise it"]
     assert fields["How to fix"] == "1. Remove `assistant_model`.\n2. Use a non-stateful model."
     assert fields["Example fix"] == "```py\nout = model.generate(**inputs)\n```"
     assert fields["When it happens"].startswith("**Trigger:**") and "Speculative decoding." in fields["When it happens"]
-    assert fields["Raised at"] == "`src/transformers/generation/utils.py:1581`"
+    assert fields["Raised at"] == (
+        "`src/transformers/generation/utils.py:1581`\nMessage: `" + CURATED.error_message + "`"
+    )
     assert fields["Versions that raise it"] == "4.57.6, 5.24.0"
     assert data["footer"]["text"] == f"record {CURATED.id} · match confidence 97% · curated"
 
 
+def test_without_the_paste_the_title_shows_placeholders_as_an_ellipsis() -> None:
+    assert (
+        answer_embed(CURATED).title
+        == "ValueError: assisted generation is not supported with stateful models, such as …"
+    )
+    other = answer_embed(CURATED, pasted="a message of some other error").title
+    assert other == "ValueError: assisted generation is not supported with stateful models, such as …"
+
+
 def test_mined_answer_shows_condition_comment_and_source() -> None:
     data = answer_embed(MINED).to_dict()
-    assert data["title"] == "ValueError: QianfanOCR does not support video input. Got {'videos': {n}}"
-    assert "**Raised when**\n```py\nif videos is not None\n```" in data["description"]
-    assert "> # videos are not supported" in data["description"]
+    assert data["title"] == "ValueError: QianfanOCR does not support video input. Got {'videos': …}"
+    assert "description" not in data  # no explanation of its own
     fields = {f["name"]: f["value"] for f in data["fields"]}
+    assert list(fields) == ["When it happens", "Raised at", "Source", "Versions that raise it"]
+    assert (
+        fields["When it happens"]
+        == "Raised when `if videos is not None`\n> # videos are not supported by this processor"
+    )
     assert ">102          raise ValueError('no video')" in fields["Source"]
-    assert fields["Raised at"].endswith("in `QianfanOCRProcessor.validate_inputs`")
+    assert fields["Raised at"].startswith("`src/transformers/models/qianfan_ocr/processing_qianfan_ocr.py:102`")
+    assert (
+        "in `QianfanOCRProcessor.validate_inputs`\nMessage: `QianfanOCR does not support video input. Got {'videos': {n}}`"
+        in fields["Raised at"]
+    )
     assert fields["Versions that raise it"] == "5.24.0"
     assert data["footer"]["text"] == f"record {MINED.id} · mined from source"
     assert data["color"] != answer_embed(CURATED).to_dict()["color"]
+
+
+def test_a_mined_record_with_generated_text_reads_like_a_curated_one() -> None:
+    record = MINED.model_copy(
+        update={
+            "documentation": "The processor takes images only.",
+            "solutions": ["Drop `videos=`.", "Use a video processor."],
+            "example_fix": "processor(images=frames)",
+            "generated": ["documentation", "solutions", "exampleFix"],
+        }
+    )
+    data = answer_embed(record, match(record.id, versions=("5.24.0",))).to_dict()
+    assert data["description"] == "**What it means**\nThe processor takes images only."
+    names = [f["name"] for f in data["fields"]]
+    assert names == ["How to fix", "Example fix", "When it happens", "Raised at", "Source", "Versions that raise it"]
+    assert fields_of(answer_embed(record))["When it happens"] == "Raised when `if videos is not None`"
+    assert data["footer"]["text"].endswith("· mined from source · explanation generated from the source")
+    partly = record.model_copy(update={"generated": ["solutions"]})
+    assert (answer_embed(partly).footer.text or "").endswith("· generated from the source: solutions")
+
+
+def test_a_curated_record_no_shipped_version_raises_says_so() -> None:
+    record = CURATED.model_copy(update={"analyzed_sha": "a597f97485"})
+    fields = fields_of(answer_embed(record, match(record.id, versions=()), shipped=("5.24.0", "4.57.6")))
+    assert fields["Versions"] == "Not raised by 5.24.0 or 4.57.6; this record was written for `a597f97485`."
+    assert "Versions" not in fields_of(answer_embed(record, match(record.id, versions=())))  # nothing shipped
+    assert "Versions" not in fields_of(answer_embed(record, None, shipped=("5.24.0",)))  # no paste, no claim
 
 
 def test_source_excerpt_windows_around_the_raising_line() -> None:
@@ -107,6 +162,8 @@ def test_source_excerpt_windows_around_the_raising_line() -> None:
     shown = excerpt.splitlines()
     assert shown[0] == " 14  line 14" and shown[6] == ">20  line 20" and shown[-1] == " 24  line 24"
     assert source_excerpt(Record(id="x", error_message="m")) is None
+    outside = Record(id="x", error_message="m", source_code=lines, line_number=3631)
+    assert source_excerpt(outside) is None  # a window of other code would mislead
 
 
 @pytest.mark.parametrize(
@@ -141,12 +198,25 @@ def test_fit_shrinks_to_6000_keeping_the_first_fields() -> None:
     assert embed.fields[0].name == "f0"
 
 
+def test_fit_shrinks_the_longest_field_first_and_keeps_code_blocks_closed() -> None:
+    embed = discord.Embed(title="t", description="d" * 1800)
+    for name in ("a", "b", "c", "d"):
+        embed.add_field(name=name, value=code_block("x = 1\n" * 400, 1024))
+    embed.add_field(name="versions", value="5.24.0, 4.57.6")
+    fit(embed)
+    assert_within_limits(embed)
+    assert [f.name for f in embed.fields] == ["a", "b", "c", "d", "versions"]
+    assert all((f.value or "").endswith("\n```") and (f.value or "").count("```") == 2 for f in embed.fields[:4])
+
+
 def test_ambiguous_list_numbers_each_answer() -> None:
     matches = [match(f"r{i}", 80 - i, error_message=f"problem {{{{x}}}} number {i}") for i in range(3)]
     data = ambiguous_embed(matches).to_dict()
     lines = data["description"].split("\n")
     assert len(lines) == 3 and lines[0].startswith("**1.** KeyError: problem {x} number 0 · `src/lib/core.py:10` · 80%")
     assert data["title"] == "Several records could explain this error"
+    filled = ambiguous_embed([match("r1")], pasted="missing key 'lr'").to_dict()["description"]
+    assert filled.startswith("**1.** KeyError: missing key 'lr' · ")
 
 
 def test_search_page_numbers_from_its_start() -> None:
@@ -163,9 +233,11 @@ def test_config_embed_lists_channels_modes_and_role() -> None:
     assert fields["Maintainer role"] == "<@&5>"
 
 
-def test_headline_uses_the_first_line() -> None:
-    assert headline(None, "\n\nfirst\nsecond") == "Error: first"
+def test_headline_is_one_line_with_placeholders_shown_as_an_ellipsis() -> None:
+    assert headline(None, "\n\nfirst\nsecond") == "Error: first second"
     assert headline("E", "") == "E: (no message)"
+    assert headline("E", "missing {name} in {{config}}") == "E: missing … in {config}"
+    assert headline("E", "missing {name}", pasted="missing 'lr'") == "E: missing 'lr'"
 
 
 huge_text = st.text(min_size=0, max_size=285).map(lambda s: s * 700)  # up to 199,500 characters (the cap)
@@ -192,14 +264,27 @@ def records(draw: st.DrawFn) -> Record:
         enclosing_class=draw(st.none() | st.text(max_size=3000)),
         enclosing_function=draw(st.none() | st.text(max_size=3000)),
         origin=draw(st.sampled_from([None, "curated", "mined"])),
+        github_url=draw(st.none() | huge_text),
+        message_pattern=draw(st.none() | huge_text),
+        generated=draw(st.lists(st.sampled_from(["documentation", "solutions", "exampleFix", "triggerScenarios"]))),
     )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
-@given(record=records(), versions=st.lists(st.text(max_size=40), max_size=300), score=st.floats(0, 100))
-def test_any_record_fits_discord_limits(record: Record, versions: list[str], score: float) -> None:
+@given(
+    record=records(),
+    versions=st.lists(st.text(max_size=40), max_size=300),
+    score=st.floats(0, 100),
+    pasted=st.none() | huge_text,
+)
+def test_any_record_fits_discord_limits(record: Record, versions: list[str], score: float, pasted: str | None) -> None:
     found = match(record.id, score, versions=tuple(versions), error_message=record.error_message)
-    assert_within_limits(answer_embed(record, found, note="n" * 5000))
-    assert_within_limits(answer_embed(record))
-    assert_within_limits(ambiguous_embed([found] * 30))
+    for embed in (
+        answer_embed(record, found, note="n" * 5000, pasted=pasted, shipped=versions),
+        answer_embed(record, match(record.id, score, versions=()), pasted=pasted, shipped=versions),
+        answer_embed(record),
+    ):
+        assert_within_limits(embed)
+        assert "\n" not in (embed.title or "")
+    assert_within_limits(ambiguous_embed([found] * 30, pasted=pasted))
     assert_within_limits(search_embed(record.error_message, [found] * 5, start=1, page_number=1, pages=1, total=5))

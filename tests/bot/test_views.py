@@ -83,7 +83,7 @@ def test_answer_reply_for_each_status() -> None:
     matched = answer_reply(_answer("matched", (found,), {CURATED.id: CURATED}), author_id=5)
     assert matched is not None and matched.status == "matched" and matched.record_ids == (CURATED.id,)
     missing = answer_reply(_answer("matched", (match("gone"),), {}), author_id=5)
-    assert missing is not None and missing.embed.title == "KeyError: missing key {name}"
+    assert missing is not None and missing.embed.title == "KeyError: missing key …"
     ambiguous = answer_reply(_answer("ambiguous", (match("a"), match("b")), {}), author_id=5)
     assert ambiguous is not None and ambiguous.record_ids == ("a", "b")
     assert answer_reply(_answer("unmatched", (), {}), author_id=5) is None
