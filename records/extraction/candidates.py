@@ -1,9 +1,12 @@
 """Guess error messages that carry no class and no structure, for fuzzy matching only.
 
-Candidates are made only when nothing structured was found, from the places a person puts a bare
-error message: a short code block with no code in it, the text after 'error:' in a sentence, an
-inline code span holding a phrase, or a whole paste of a line or three that reads as a message (no
-question, no first person). They never make ``is_error`` true; the matcher decides what they are.
+Candidates are made only when nothing structured was found (or a traceback was cut off before its
+message), from the places a person puts a bare error message: a short code block with no code in it,
+the text after 'error:' or a label such as '**Exception Message:**', an inline code span holding a
+phrase, and each paragraph that reads as a message (an opening line of chat is left out, so 'it fails
+with:' then the message gives the message). A message is often quoted without its class, cut off or
+re-wrapped: candidates are fragments to match, never proof of an error, so they never make
+``is_error`` true; the matcher decides what they are.
 """
 
 from __future__ import annotations
@@ -11,30 +14,30 @@ from __future__ import annotations
 import re
 
 from records.extraction.clean import clean_paste
-from records.extraction.common import join_message
+from records.extraction.common import MAX_MESSAGE_LINES, join_message, reads_as_chat
 from records.extraction.lines import looks_like_code, split_exception_line
 from records.extraction.model import KIND_CANDIDATE, ExtractedError
 
-_ERROR_PHRASE_RE = re.compile(r"[Ee](?:rror|RROR|xception)(?: message)?:")
-_SPAN_RE = re.compile(r"`[^`\n]{12,500}`")
+_ERROR_PHRASE_RE = re.compile(r"[Ee](?:rror|RROR|xception)(?: [Mm]essage)?(?:\*\*)?[:：]")
 _FENCE = "```"
 _MAX_FENCES = 20
 _MAX_BLOCK_LINES = 5
 _MAX_HITS = 5  # phrase and span matches examined: candidates are a fallback, not a search
+_MAX_PARAGRAPHS = 40  # paragraphs examined, the last ones (where a paste's error usually is)
+MAX_CANDIDATES = 8  # each costs the matcher an index look-up and a few dozen scorings
 _MIN_WORDS = 3
-_MAX_SHORT_CHARS = 400
-_MAX_SHORT_LINES = 3
-# Error messages speak about the program; a line with these words is a person speaking.
-_FIRST_PERSON = frozenset({"i", "im", "ive", "me", "my", "we", "our", "us", "mine", "lol", "thanks", "pls"})
+_MAX_SPAN_CHARS = 500
+# List markers and emphasis a chat message wraps a quoted error in ('- **Message:** ...').
+_DECORATION = " \t-*>•_"
 
 
 def find_candidates(raw: str, cleaned: str) -> list[ExtractedError]:
-    """Return message-like candidates from code blocks, 'error:' phrases and inline code spans."""
-    messages = [*_from_fences(raw), *_from_phrases(cleaned), *_from_spans(cleaned), *_from_short(cleaned)]
+    """Return message-like candidates from code blocks, 'error:' phrases, code spans and paragraphs."""
+    messages = [*_from_phrases(cleaned), *_from_fences(raw), *_from_spans(cleaned), *_from_paragraphs(cleaned)]
     seen: set[str] = set()
     found: list[ExtractedError] = []
     for message in messages:
-        if message and message not in seen:
+        if message and message not in seen and len(found) < MAX_CANDIDATES:
             seen.add(message)
             found.append(ExtractedError(None, message, (), KIND_CANDIDATE))
     return found
@@ -54,42 +57,71 @@ def _from_fences(raw: str) -> list[str]:
 
 
 def _from_phrases(text: str) -> list[str]:
-    """Return what follows 'error:' in a sentence, or the next line when the phrase ends one."""
+    """Return what follows 'error:' in a sentence (and its continuation lines), or the next lines."""
     found: list[str] = []
     for match, _ in zip(_ERROR_PHRASE_RE.finditer(text), range(_MAX_HITS), strict=False):
         if text[match.start() - 1 : match.start()].isalnum():
             continue  # 'ValueError:' is a class, read elsewhere; only the word 'error' counts here
         line_end = text.find("\n", match.end())
         line_end = len(text) if line_end < 0 else line_end
-        rest = text[match.end() : line_end].strip().strip("`").strip()
-        if not rest:
-            rest = text[line_end + 1 :].lstrip().partition("\n")[0].strip()
-        if rest and not _not_message(rest):
-            found.append(join_message([rest]))
+        first = text[match.end() : line_end].strip(_DECORATION + "`")
+        lines = _message_lines(text[line_end + 1 :])
+        block = [first, *lines] if first else lines
+        if block and not _not_message(block[0]):
+            found.append(join_message(block))
     return found
+
+
+def _message_lines(text: str) -> list[str]:
+    """Return the lines at the start of ``text`` up to a blank line, code or chat."""
+    lines: list[str] = []
+    for line in text.lstrip("\n").split("\n", MAX_MESSAGE_LINES)[:MAX_MESSAGE_LINES]:
+        stripped = line.strip()
+        if not stripped or _not_message(stripped) or reads_as_chat(stripped):
+            break
+        lines.append(stripped)
+    return lines
 
 
 def _from_spans(text: str) -> list[str]:
-    """Return inline code spans that hold a phrase of a few words."""
+    """Return inline code spans (backticks paired in order on each line) that hold a phrase."""
     found: list[str] = []
-    for match, _ in zip(_SPAN_RE.finditer(text), range(_MAX_HITS), strict=False):
-        inner = match.group(0)[1:-1].strip()
-        if len(inner.split()) >= _MIN_WORDS and not _not_message(inner):
-            found.append(join_message([inner]))
+    for line in text.split("\n"):
+        if "`" not in line:
+            continue
+        parts = line.split("`")
+        for k in range(1, len(parts) - 1, 2):  # closed spans only
+            inner = parts[k].strip()
+            if len(inner) <= _MAX_SPAN_CHARS and len(inner.split()) >= _MIN_WORDS and not _not_message(inner):
+                found.append(join_message([inner]))
+            if len(found) >= _MAX_HITS:
+                return found
     return found
 
 
-def _from_short(text: str) -> list[str]:
-    """Return a whole paste of one to three lines that reads as a message rather than a person."""
-    if len(text) > _MAX_SHORT_CHARS:
-        return []
-    block = [line.strip() for line in text.split("\n") if line.strip()]
-    if not 0 < len(block) <= _MAX_SHORT_LINES or any(map(_not_message, block)):
-        return []
-    words = " ".join(block).lower().replace("'", " ").split()
-    if len(words) < _MIN_WORDS or block[-1].endswith("?") or _FIRST_PERSON.intersection(words):
-        return []
-    return [join_message(block)]
+def _from_paragraphs(text: str) -> list[str]:
+    """Return each run of message-like lines, split at blank lines, code, data and chat; longest first."""
+    found: list[str] = []
+    for paragraph in text.split("\n\n")[-_MAX_PARAGRAPHS:]:
+        run: list[str] = []
+        for raw in [*paragraph.split("\n"), ""]:
+            line = _undecorated(raw)
+            if line and not _not_message(line) and not reads_as_chat(line) and len(run) < MAX_MESSAGE_LINES:
+                run.append(line)
+                continue
+            if len(" ".join(run).split()) >= _MIN_WORDS:
+                found.append(join_message(run))
+            run = []
+    return sorted(found, key=len, reverse=True)
+
+
+def _undecorated(line: str) -> str:
+    """Strip list markers, emphasis and a short '**Label:**' prefix from a line."""
+    line = line.strip().strip(_DECORATION)
+    label, colon, rest = line.partition(":")
+    if colon and rest and len(label.split()) <= 3 and (label.endswith("*") or rest.startswith("*")):
+        return rest.strip(_DECORATION)  # '**Exception Message:** text'
+    return line
 
 
 def _not_message(text: str) -> bool:

@@ -11,6 +11,7 @@ from records.extraction.lines import (
     is_e_line,
     is_log_line,
     is_rule,
+    looks_like_code,
     parse_frame_line,
     split_exception_line,
     starts_prompt,
@@ -32,6 +33,10 @@ _CHAT_OPENERS = frozenset({
     "any", "anyone", "anybody", "can", "could", "does", "did", "help", "how", "i", "i'm", "i've", "im",
     "plz", "pls", "thanks", "thank", "what", "why", "ideas", "idk", "lol", "my", "we",
 })  # fmt: skip
+# Words error messages never use: they speak about the program, a person speaks about themselves.
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "im", "ive", "me", "my", "we", "our", "us", "thanks", "pls", "lol"})
+# Lines that start output a program prints after its error, rather than more of the message.
+_OTHER_OUTPUT = ("#", "http://", "https://", "[", "{", "Process finished", "Press any key", "wandb:")
 
 
 def join_message(parts: Sequence[str]) -> str:
@@ -55,28 +60,50 @@ def ends_message(text: str) -> bool:
 
 
 def collect_message(lines: Sequence[str], start: int, first: str) -> tuple[int, str]:
-    """Collect an exception message's continuation lines as Python prints them, up to a blank line."""
+    """Collect an exception message as Python prints it: every line up to the next traceback element.
+
+    Python prints a message whole, blank lines and sentence ends included (some transformers messages
+    hold paragraphs). A paragraph after a blank line is taken unless it starts other output or reads
+    as the person talking again, which is what usually follows a pasted traceback.
+    """
     parts = [first] if first else []
     end = min(len(lines), start + MAX_MESSAGE_LINES)
     i = start
     while i < end:
         text = lines[i].strip()
-        if not text or ends_message(text):
+        if not text:
+            nxt = next_nonblank(lines, i)
+            if nxt is None or nxt >= end or not continues_after_blank(lines[nxt].strip()):
+                break
+            parts.extend([""] * min(1, nxt - i))  # one blank line, as messages hold them
+            i = nxt
+            continue
+        if ends_message(text):
             break
         parts.append(text)
         i += 1
     return i, join_message(parts)
 
 
+def continues_after_blank(text: str) -> bool:
+    """Tell whether a paragraph after a blank line still belongs to an exception message."""
+    return not (
+        ends_message(text)
+        or split_exception_line(text, strict=True) is not None
+        or reads_as_chat(text)
+        or looks_like_code(text)
+        or text.startswith(_OTHER_OUTPUT)
+    )
+
+
 def collect_loose_message(lines: Sequence[str], start: int, first: str) -> tuple[int, str]:
     """Collect continuation lines of a lone exception line, where chat may follow on the next line.
 
-    Indented lines always continue the message. An unindented line continues it only when the first line
-    announced more (it was empty or ended with ':') or the line before stops mid-sentence (a terminal's
-    wrapping), and it does not read as chat, so a question typed after the error is left out.
+    Every line up to a blank one continues the message (Python prints messages over several lines,
+    often after a sentence's end), unless it starts something else or reads as chat, so that a
+    question typed after the error is left out. Indented lines always continue it.
     """
     parts = [first] if first else []
-    announced = not first or first.endswith(":")  # 'ImportError: ' then the message on the next lines
     end = min(len(lines), start + MAX_MESSAGE_LINES)
     i = start
     while i < end:
@@ -84,8 +111,8 @@ def collect_loose_message(lines: Sequence[str], start: int, first: str) -> tuple
         text = line.strip()
         if not text or ends_message(text) or split_exception_line(text, strict=True) is not None:
             break
-        unfinished = announced or _mid_sentence(parts[-1] if parts else "")
-        if line[:1] not in " \t" and not (unfinished and not _reads_as_chat(text)):
+        code = looks_like_code(text) and not _mid_sentence(parts[-1] if parts else "")
+        if line[:1] not in " \t" and (reads_as_chat(text) or code):
             break
         parts.append(text)
         i += 1
@@ -98,10 +125,14 @@ def _mid_sentence(text: str) -> bool:
     return last in {":", ","} or last.isalnum()
 
 
-def _reads_as_chat(text: str) -> bool:
+def reads_as_chat(text: str) -> bool:
     """Tell whether a line after an error reads as the person talking rather than more message."""
-    first_word = text.split(None, 1)[0].lower().strip(",.!")
-    return text.endswith(("?", "!")) or first_word in _CHAT_OPENERS
+    words = text.lower().replace("’", "'").split()
+    if not words:
+        return False
+    first_word = words[0].strip(",.!:")
+    stripped = {word.strip(",.!?:;()'\"") for word in words}
+    return text.endswith(("?", "!")) or first_word in _CHAT_OPENERS or not _FIRST_PERSON.isdisjoint(stripped)
 
 
 def next_nonblank(lines: Sequence[str], start: int) -> int | None:

@@ -52,14 +52,17 @@ def extract(text: str) -> Extraction:
         text = text[-MAX_PASTE_CHARS:]
     cleaned = clean_for_extraction(text)
     tail, cut = _last_lines(cleaned)
-    found = _dedupe(_scan_streams(_flatten_exception_groups(tail)))
+    found = _attach_cut_off(_dedupe(_scan_streams(_flatten_exception_groups(tail))))
     primary = _choose_primary(found)
+    fragments: tuple[ExtractedError, ...] = ()
     if primary is None:
         candidates = find_candidates(text, tail)
         errors = tuple(candidates[:MAX_ERRORS])
         primary = errors[0] if errors else None
     else:
         errors = _ordered(found, primary)
+        if _is_cut_off(primary):
+            fragments = tuple(_with_frames(find_candidates(text, tail), primary))
     libraries = sorted({frame.library for error in errors for frame in error.frames if frame.library})
     log.debug("extracted %d errors from %d characters", len(errors), len(text))
     return Extraction(
@@ -69,6 +72,7 @@ def extract(text: str) -> Extraction:
         libraries=tuple(libraries),
         versions=find_versions(cleaned),
         truncated=truncated or cut,
+        fragments=fragments,
     )
 
 
@@ -114,6 +118,49 @@ def _dedupe(found: list[Located]) -> list[Located]:
             unique.append((index, error))
     full = [error for _, error in unique if error.frames]
     return [(index, error) for index, error in unique if error.frames or not _covered(error, full)]
+
+
+def _is_cut_off(error: ExtractedError) -> bool:
+    """Tell whether an error is a traceback cut off before its exception line."""
+    return error.kind == KIND_TRACEBACK and bool(error.frames) and not error.message
+
+
+def _attach_cut_off(found: list[Located]) -> list[Located]:
+    """Join a traceback cut off before its last line with the message quoted just before or after it.
+
+    People paste the frames and quote the error apart (the message first, or the last line in another
+    code block, or inline after the frames): the frames and that message are one error.
+    """
+    result = list(found)
+    k = 0
+    while k < len(result):
+        index, error = result[k]
+        partner = _message_partner(result, k) if _is_cut_off(error) else None
+        if partner is not None:
+            other = result[partner][1]
+            merged = ExtractedError(other.error_class or error.error_class, other.message, error.frames, KIND_TRACEBACK)
+            result[k] = (index, merged)
+            del result[partner]
+            k = min(k, partner)
+        k += 1
+    return result
+
+
+def _message_partner(found: list[Located], k: int) -> int | None:
+    """Return the position of the frameless error right after (else right before) ``found[k]``."""
+    header_class = found[k][1].error_class
+    for j in (k + 1, k - 1):
+        if 0 <= j < len(found):
+            other = found[j][1]
+            agrees = header_class is None or other.error_class in (None, header_class)
+            if not other.frames and other.message and agrees:
+                return j
+    return None
+
+
+def _with_frames(candidates: list[ExtractedError], cut_off: ExtractedError) -> list[ExtractedError]:
+    """Give classless candidates the frames of a cut-off traceback: they may be its message."""
+    return [ExtractedError(cut_off.error_class, c.message, cut_off.frames, KIND_CANDIDATE) for c in candidates]
 
 
 def _covered(error: ExtractedError, full: list[ExtractedError]) -> bool:

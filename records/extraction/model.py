@@ -54,3 +54,6 @@ class Extraction:
     libraries: tuple[str, ...]  # libraries seen in frames, sorted, unique
     versions: dict[str, str]  # e.g. {'transformers': '4.57.6'} when the paste prints them
     truncated: bool  # the paste was longer than MAX_PASTE_CHARS and only its tail was read
+    # When the primary is a traceback cut off before its exception line: messages quoted elsewhere in
+    # the paste without a class, each given those frames, as what the lost last line may have said.
+    fragments: tuple[ExtractedError, ...] = ()

@@ -46,7 +46,7 @@ MAX_FOUND = 200
 _MAX_COLONS = 20  # ': ' occurrences examined per line when looking for an inline error
 _MAX_SPANS = 20  # inline code spans examined per line
 _SPAN_FOLLOWERS = frozenset(".,;:!?)]\"'")
-_QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")"}
+_QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")", "`": "`", "*": "*"}
 # Words before a class that show it is being discussed ("ValueError vs TypeError: which?"), not hit.
 _DISCUSSION_WORDS = frozenset({"vs", "vs.", "or", "and", "between", "catch", "catching", "except", "raise"})
 _RAISES_HEADINGS = frozenset({"Raises:", "Raises", "Raise:", "Exceptions:"})
@@ -188,7 +188,8 @@ def inline_errors(text: str) -> list[tuple[str, str]]:
         split = split_exception_line(parts[k].strip(), strict=True)
         if split is not None and split[1]:
             found.append(split)
-    return found or _unquoted(" ".join(parts[0::2]))
+    # No span holds the error: it is written in the sentence, and its own inline code stays in it.
+    return found or _unquoted(text)
 
 
 def _quoted_with_inner_backticks(text: str) -> list[tuple[str, str]]:
@@ -241,10 +242,10 @@ def _error_before(text: str, colon: int) -> tuple[str, str] | None:
         return None
     token = words[-1]
     opener = token[0] if token[0] in _QUOTE_CLOSERS else ""
-    name = token[1:] if opener else token
+    name = token.lstrip(opener) if opener else token  # '**OSError' (bold) as well as '`OSError'
     if not is_strict_class(name) or (len(words) > 1 and words[-2].lower() in _DISCUSSION_WORDS):
         return None
     message = text[colon + 2 :].strip()
     if opener and _QUOTE_CLOSERS[opener] in message:
-        message = message[: message.rfind(_QUOTE_CLOSERS[opener])].strip()
+        message = message[: message.rfind(_QUOTE_CLOSERS[opener])].rstrip(_QUOTE_CLOSERS[opener]).strip()
     return (name, message) if message else None

@@ -10,15 +10,22 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, utils
 
+from records.matching.align import align
 from records.matching.index import IndexEntry
 from records.matching.patterns import derived_pattern, pattern_evidence
-from records.matching.template import Template, segments_in_order
+from records.matching.template import Template
 
 # Old names Python keeps as aliases of OSError; a record may say either.
 CLASS_ALIASES = {"EnvironmentError": "OSError", "IOError": "OSError", "WindowsError": "OSError"}
-# Messages are compared up to this length: rapidfuzz is quadratic and a message longer than this is
-# a dump (a tensor repr, a config), not more evidence.
-MAX_COMPARED_CHARS = 2000
+# The fuzzy comparison sees at most this much of a message (its head and its tail): rapidfuzz is
+# quadratic, and a longer message holds a dump (a tensor repr, a list of configs) in a placeholder.
+# The literal text is aligned over the whole message, in linear time (``records.matching.align``).
+FUZZY_CHARS = 1200
+# From this many literal characters found in order (squashed), a piece of a template is telling
+# evidence on its own: chance does not line up 45 letters of a sentence. A piece never scores as high
+# as a whole message, so a whole message of another template wins over a piece of this one.
+FRAGMENT_CHARS = 45
+FRAGMENT_CEILING = 0.9
 # Below this many literal characters a template says little (e.g. "Invalid {x}").
 SPECIFIC_CHARS = 28
 LINE_TOLERANCE = 2
@@ -120,14 +127,21 @@ class TextEvidence:
     segments: float
     fuzzy: float
     explained: float  # share of the message that is the template's literal text (specificity)
+    found_chars: int = 0  # literal characters found in order (squashed)
+    consistent: bool = False  # nothing missing between found segments (a whole message or a piece)
+
+    @property
+    def telling(self) -> bool:
+        """Whether the text alone says which template this is: a long run of its text, in order."""
+        return self.consistent and self.found_chars >= FRAGMENT_CHARS
 
 
 def text_evidence(template: Template, pattern: str | None, message: str) -> TextEvidence:
     """Score a message against a template: its pattern, its literal parts in order, and fuzzy text."""
-    message = message[:MAX_COMPARED_CHARS]
+    alignment = align(template.segments, message)
+    segments = alignment.covered
     # A record without a pattern (the page form has none) gets one from its template; patterns are
     # case-sensitive, which tells "Assisted decoding..." from "assisted decoding..." apart.
-    segments = segments_in_order(template.segments, message)
     # Below half the literal text neither pattern can match anyway; skip compiling them. The derived
     # pattern tolerates white space the paste lost (tabs, re-wrapped lines) that a stored one may not.
     pattern_score = 0.0
@@ -135,13 +149,29 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
         pattern_score = pattern_evidence(derived_pattern(template.segments), message)
         if pattern and pattern_score < 1.0:
             pattern_score = max(pattern_score, pattern_evidence(pattern, message))
-    fuzzy = fuzz.token_sort_ratio(template.literal, message, processor=utils.default_process, score_cutoff=30) / 100
-    text = 0.45 * pattern_score + 0.40 * segments + 0.15 * fuzzy
+    fuzzy = fuzz.token_sort_ratio(
+        template.literal, _condensed(message), processor=utils.default_process, score_cutoff=30
+    )
+    whole = 0.45 * pattern_score + 0.40 * segments + 0.15 * fuzzy / 100
     if segments < 1.0:
-        text *= segments  # missing literal text is worse than it looks: the penalty is squared
+        whole *= segments if alignment.consistent else segments**2  # text missing inside is worse
+    piece = 0.0
+    if alignment.consistent:  # a message cut off, or quoted in part: how much of the template it covers
+        piece = FRAGMENT_CEILING * min(1.0, alignment.found_chars / FRAGMENT_CHARS) * (0.5 + 0.5 * segments)
     specificity = min(1.0, template.literal_chars / SPECIFIC_CHARS)
     explained = min(1.0, template.literal_chars / max(1, len(message.strip())))
-    return TextEvidence(text * (0.6 + 0.4 * specificity), pattern_score, segments, fuzzy, explained)
+    text = max(whole, piece) * (0.6 + 0.4 * specificity)
+    return TextEvidence(
+        text, pattern_score, segments, fuzzy / 100, explained, alignment.found_chars, alignment.consistent
+    )
+
+
+def _condensed(message: str) -> str:
+    """Return the message, or its head and tail when a long placeholder value makes it long."""
+    if len(message) <= FUZZY_CHARS:
+        return message
+    half = FUZZY_CHARS // 2
+    return f"{message[:half]} {message[-half:]}"
 
 
 def gather(entry: IndexEntry, text: TextEvidence, error_class: str | None, hint: FrameHint | None) -> Evidence:

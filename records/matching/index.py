@@ -22,6 +22,7 @@ from records.matching.template import Template, literal_key, literal_words, mess
 from records.model import Record
 
 WORDS_PER_TEMPLATE = 6
+OPENING_WORDS, OPENING_CHARS = 3, 160  # extra words posted from the opening of a long template
 # A word posted for more templates than this says little about which one a paste is (too common).
 MAX_POSTING = 50_000
 # Words are visited rarest first. Once candidates exist, a word posted for more templates than this
@@ -245,7 +246,12 @@ class MatchIndex:
     def _post(self, slot: int, words: Iterable[str]) -> None:
         group = self._groups[slot]
         assert group is not None
-        rare = sorted(words, key=lambda w: (self._df[w], -len(w), w))[:WORDS_PER_TEMPLATE]
+        rarity = lambda w: (self._df[w], -len(w), w)  # noqa: E731
+        rare = sorted(words, key=rarity)[:WORDS_PER_TEMPLATE]
+        # Pastes often hold only the start of a long message (cut off, or its first paragraph): post the
+        # rarest words of its opening too, so that the start alone finds the template.
+        opening = literal_words(parse_template(group.text[:OPENING_CHARS])).difference(rare)
+        rare += sorted(opening, key=rarity)[:OPENING_WORDS]
         group.posted = tuple(sys.intern(w) for w in rare)  # one string per word, shared by every template
         group.posted_weight = sum(self._weight(w) for w in group.posted) or 1.0
         for word in group.posted:
