@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import aiosqlite
 
@@ -24,6 +24,9 @@ from storage.errors import DatabaseCorrupt, StorageError
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+# Rows are read by column name (``row["error_class"]``), never by position: reordering a SELECT or a
+# model's fields must not swap values of the same type silently.
+Row = aiosqlite.Row
 
 
 class Database:
@@ -91,6 +94,14 @@ class Database:
                 raise
             await self._writer.execute("COMMIT")
 
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run a query on the reader and return every row (columns by name)."""
+        return await fetch_rows(self._reader, sql, params)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """Run a query on the reader and return its first row, or None."""
+        return await fetch_row(self._reader, sql, params)
+
     @property
     def reader(self) -> aiosqlite.Connection:
         """The read-only connection (sees the last committed state)."""
@@ -110,6 +121,18 @@ class Database:
         await self.close()
 
 
+async def fetch_rows(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    """Run a query on ``conn`` (the reader, or the writer inside a transaction); return its rows."""
+    async with conn.execute(sql, params) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def fetch_row(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    """Run a query on ``conn`` and return its first row, or None."""
+    async with conn.execute(sql, params) as cursor:
+        return await cursor.fetchone()
+
+
 def _prepare_directory(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,6 +145,7 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     try:
         # isolation_level=None: autocommit; transactions are explicit BEGIN/COMMIT so we own them.
         conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = Row
     except sqlite3.Error as exc:
         raise StorageError(f"{path}: cannot open the database: {exc}") from None
     try:

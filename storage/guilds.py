@@ -8,7 +8,6 @@ sees needs it, and every change goes through this same repository, which forgets
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -118,20 +117,16 @@ class GuildRepository:
         return await self.config(guild_id)
 
     async def _load(self, guild_id: int) -> GuildConfig:
-        guild = await _fetch(
-            self._db,
+        guild = await self._db.fetch_one(
             "SELECT maintainer_role_id, reply_style, thread_policy FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
-        channels = await _fetch(
-            self._db, "SELECT channel_id, allowed, mode FROM channel_settings WHERE guild_id = ?", (guild_id,)
+        channels = await self._db.fetch(
+            "SELECT channel_id, allowed, mode FROM channel_settings WHERE guild_id = ?", (guild_id,)
         )
-        fields: dict[str, Any] = {"guild_id": guild_id}
-        if guild:
-            role, style, policy = guild[0]
-            fields |= {"maintainer_role_id": role, "reply_style": style, "thread_policy": policy}
-        fields["allowed_channels"] = frozenset(int(cid) for cid, allowed, _ in channels if allowed)
-        fields["channel_modes"] = {int(cid): mode for cid, _, mode in channels if mode is not None}
+        fields: dict[str, Any] = {"guild_id": guild_id} | (dict(guild) if guild is not None else {})
+        fields["allowed_channels"] = frozenset(int(row["channel_id"]) for row in channels if row["allowed"])
+        fields["channel_modes"] = {int(row["channel_id"]): row["mode"] for row in channels if row["mode"] is not None}
         return GuildConfig.model_validate(fields)
 
 
@@ -148,11 +143,10 @@ class StatusRepository:
 
     async def heartbeat(self) -> Heartbeat | None:
         """Return the last heartbeat, if the bot ever wrote one."""
-        rows = await _fetch(self._db, "SELECT value, updated_at FROM bot_status WHERE key = ?", (HEARTBEAT,))
-        if not rows:
+        row = await self._db.fetch_one("SELECT value, updated_at FROM bot_status WHERE key = ?", (HEARTBEAT,))
+        if row is None:
             return None
-        value, at = rows[0]
-        return Heartbeat.model_validate({**json.loads(value), "at": at})
+        return Heartbeat.model_validate({**json.loads(row["value"]), "at": row["updated_at"]})
 
     async def probe_write(self) -> None:
         """Commit a small write (the time of this check), proving the database is writable."""
@@ -165,8 +159,3 @@ class StatusRepository:
                 "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                 (key, value, utc_now()),
             )
-
-
-async def _fetch(db: Database, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    async with db.reader.execute(sql, params) as cursor:
-        return [tuple(row) for row in await cursor.fetchall()]

@@ -12,7 +12,7 @@ import aiosqlite
 from records.matching.index import IndexEntry, intern_entry
 from records.model import Record
 from records.versions import version_key
-from storage.database import Database
+from storage.database import Database, Row
 from storage.models import ImportRun, RecordStats, RecordSummary, StoredRecord
 
 _SUMMARY_COLUMNS = "id, slug, repo, error_class, error_message, file_path, line_number, origin, library_version"
@@ -45,7 +45,7 @@ class RecordRepository:
 
     async def get(self, id_or_slug: str) -> StoredRecord | None:
         """Return the record with this id, else the best record with this slug, else None."""
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT data, dataset_version, created_at, updated_at, origin, library_version "
             "FROM records WHERE id = ? UNION ALL "
             "SELECT data, dataset_version, created_at, updated_at, origin, library_version "
@@ -64,8 +64,8 @@ class RecordRepository:
         for start in range(0, len(ids), _LOOKUP_CHUNK):
             chunk = list(ids[start : start + _LOOKUP_CHUNK])
             marks = ",".join("?" * len(chunk))
-            for (data,) in await self._fetch(f"SELECT data FROM records WHERE id IN ({marks})", chunk):
-                record = Record.model_validate_json(data)
+            for row in await self._db.fetch(f"SELECT data FROM records WHERE id IN ({marks})", chunk):
+                record = Record.model_validate_json(row["data"])
                 found[record.id] = record
         return found
 
@@ -89,8 +89,8 @@ class RecordRepository:
         found: dict[str, RecordSummary] = {}
         for where, params in queries:
             sql = f"SELECT {_SUMMARY_COLUMNS} FROM records WHERE {where} LIMIT ?"
-            for row in await self._fetch(sql, (*params, limit)):
-                found.setdefault(row[0], _summary(row))
+            for row in await self._db.fetch(sql, (*params, limit)):
+                found.setdefault(row["id"], _summary(row))
             if len(found) >= limit:
                 break
         return list(found.values())[:limit]
@@ -106,7 +106,7 @@ class RecordRepository:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        return [_summary(row) for row in await self._fetch(sql, params)]
+        return [_summary(row) for row in await self._db.fetch(sql, params)]
 
     async def iter_wire(self) -> AsyncGenerator[tuple[str, str | None], None]:
         """Yield (canonical record JSON, dataset version) for every record, ordered by id."""
@@ -135,31 +135,31 @@ class RecordRepository:
             async for row in cursor:
                 yield intern_entry(
                     IndexEntry(
-                        id=row[0],
-                        error_message=row[1],
-                        error_class=row[2],
-                        message_pattern=row[3],
-                        file_path=row[4],
-                        line_number=row[5],
-                        repo=row[6],
-                        curated=row[7] != "mined",
-                        library_version=row[8],
+                        id=row["id"],
+                        error_message=row["error_message"],
+                        error_class=row["error_class"],
+                        message_pattern=row["message_pattern"],
+                        file_path=row["file_path"],
+                        line_number=row["line_number"],
+                        repo=row["repo"],
+                        curated=row["origin"] != "mined",
+                        library_version=row["library_version"],
                     )
                 )
 
     async def last_update(self) -> str | None:
         """Return the newest ``updated_at`` of any record (a watermark for reloading the index)."""
-        rows = await self._fetch("SELECT max(updated_at) FROM records", ())
-        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+        row = await self._db.fetch_one("SELECT max(updated_at) AS newest FROM records")
+        return str(row["newest"]) if row is not None and row["newest"] is not None else None
 
     async def count(self) -> int:
         """Return the number of records."""
-        rows = await self._fetch("SELECT count(*) FROM records", ())
-        return int(rows[0][0])
+        row = await self._db.fetch_one("SELECT count(*) AS n FROM records")
+        return int(row["n"]) if row is not None else 0
 
     async def stats(self) -> RecordStats:
         """Return counts by repo, origin, library version and class, and the last import run."""
-        runs = await self._fetch("SELECT count(*) FROM import_runs", ())
+        runs = await self._db.fetch_one("SELECT count(*) AS n FROM import_runs")
         last = await self.import_runs(limit=1)
         return RecordStats(
             total=await self.count(),
@@ -167,19 +167,18 @@ class RecordRepository:
             by_origin=await self._group_count("origin"),
             by_version=await self._group_count("coalesce(library_version, '(curated)')"),
             top_classes=await self._group_count("coalesce(error_class, '(none)')", limit=10),
-            import_runs=int(runs[0][0]),
+            import_runs=int(runs["n"]) if runs is not None else 0,
             last_import=last[0] if last else None,
         )
 
     async def import_runs(self, *, limit: int = 20) -> list[ImportRun]:
         """Return the most recent import runs, newest first."""
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             "SELECT id, started_at, finished_at, source, dataset_version, added, updated, unchanged, "
             "rejected FROM import_runs ORDER BY id DESC LIMIT ?",
             (limit,),
         )
-        names = ImportRun.model_fields
-        return [ImportRun.model_validate(dict(zip(names, row, strict=True))) for row in rows]
+        return [ImportRun.model_validate(dict(row)) for row in rows]
 
     async def existing_hashes(self, conn: aiosqlite.Connection, ids: Sequence[str]) -> dict[str, str]:
         """Return id -> content hash for those of ``ids`` already stored (inside a transaction)."""
@@ -211,11 +210,7 @@ class RecordRepository:
         sql = f"SELECT {expression} AS k, count(*) AS n FROM records GROUP BY k ORDER BY n DESC, k"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return {str(k): int(n) for k, n in await self._fetch(sql, ())}
-
-    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        async with self._db.reader.execute(sql, params) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        return {str(row["k"]): int(row["n"]) for row in await self._db.fetch(sql)}
 
 
 def _row(record: Record, dataset_version: str | None, now: str) -> tuple[Any, ...]:
@@ -238,23 +233,22 @@ def _row(record: Record, dataset_version: str | None, now: str) -> tuple[Any, ..
     )
 
 
-def _row_is_id(row: tuple[Any, ...], ident: str) -> bool:
-    return bool(json.loads(row[0]).get("id") == ident)
+def _row_is_id(row: Row, ident: str) -> bool:
+    return bool(json.loads(row["data"]).get("id") == ident)
 
 
-def _preference(row: tuple[Any, ...]) -> tuple[bool, tuple[Any, ...]]:
-    return (row[4] != "mined", version_key(row[5]))
+def _preference(row: Row) -> tuple[bool, tuple[Any, ...]]:
+    return (row["origin"] != "mined", version_key(row["library_version"]))
 
 
-def _stored(row: tuple[Any, ...]) -> StoredRecord:
+def _stored(row: Row) -> StoredRecord:
     return StoredRecord(
-        record=Record.model_validate_json(row[0]),
-        dataset_version=row[1],
-        created_at=row[2],
-        updated_at=row[3],
+        record=Record.model_validate_json(row["data"]),
+        dataset_version=row["dataset_version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
     )
 
 
-def _summary(row: tuple[Any, ...]) -> RecordSummary:
-    names = RecordSummary.model_fields
-    return RecordSummary.model_validate(dict(zip(names, row, strict=True)))
+def _summary(row: Row) -> RecordSummary:
+    return RecordSummary.model_validate(dict(row))

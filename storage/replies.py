@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from storage.database import Database
+from storage.database import Database, Row
 from storage.records import utc_now
 
 _COLUMNS = "message_id, channel_id, guild_id, author_id, reply_id, reply_channel_id, status, record_ids"
@@ -83,27 +82,24 @@ class ReplyRepository:
 
     async def vote_count(self, record_id: str) -> VoteCount:
         """Return the helpful and not-helpful votes on a record."""
-        rows = await self._fetch(
-            "SELECT coalesce(sum(helpful), 0), coalesce(sum(1 - helpful), 0) FROM votes WHERE record_id = ?",
+        row = await self._db.fetch_one(
+            "SELECT coalesce(sum(helpful), 0) AS helpful, coalesce(sum(1 - helpful), 0) AS not_helpful "
+            "FROM votes WHERE record_id = ?",
             (record_id,),
         )
-        helpful, not_helpful = rows[0]
-        return VoteCount(record_id=record_id, helpful=int(helpful), not_helpful=int(not_helpful))
+        assert row is not None  # an aggregate always returns one row
+        return VoteCount(record_id=record_id, helpful=int(row["helpful"]), not_helpful=int(row["not_helpful"]))
 
     async def _delete(self, column: str, value: int) -> ReplyLink | None:
         # `column` is one of our own column names, never user input.
         sql = f"DELETE FROM replies WHERE {column} = ? RETURNING {_COLUMNS}"
         async with self._db.transaction() as conn, conn.execute(sql, (value,)) as cursor:
             row = await cursor.fetchone()
-        return _link(tuple(row)) if row is not None else None
+        return _link(row) if row is not None else None
 
     async def _one(self, sql: str, value: int) -> ReplyLink | None:
-        rows = await self._fetch(sql, (value,))
-        return _link(rows[0]) if rows else None
-
-    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        async with self._db.reader.execute(sql, params) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        row = await self._db.fetch_one(sql, (value,))
+        return _link(row) if row is not None else None
 
 
 def _row(link: ReplyLink) -> tuple[Any, ...]:
@@ -119,8 +115,7 @@ def _row(link: ReplyLink) -> tuple[Any, ...]:
     )
 
 
-def _link(row: tuple[Any, ...]) -> ReplyLink:
-    names = list(ReplyLink.model_fields)
-    fields = dict(zip(names, row, strict=True))
+def _link(row: Row) -> ReplyLink:
+    fields = dict(row)
     fields["record_ids"] = tuple(str(fields["record_ids"]).split())
     return ReplyLink.model_validate(fields)

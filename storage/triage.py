@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
-from pydantic import BaseModel
 
 from records.matching.index import IndexEntry
 from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
-from storage.database import Database
+from storage.database import Database, Row, fetch_row, fetch_rows
 from storage.triage_models import (
     Example,
     Logged,
@@ -31,13 +30,11 @@ from storage.triage_models import (
     example_id,
 )
 
-_M = TypeVar("_M", bound=BaseModel)
-
 _GROUP_COLUMNS = (
     "g.id, g.fingerprint, g.error_class, g.masked, g.count, g.not_helpful, g.first_seen, g.last_seen, "
     "g.status, g.record_id, g.reason, g.reviewed_by, g.reviewed_at, g.libraries, g.last_jump_url, "
-    "(SELECT count(DISTINCT p.guild_id) FROM triage_places p WHERE p.group_id = g.id AND p.guild_id != 0), "
-    "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id)"
+    "(SELECT count(DISTINCT p.guild_id) FROM triage_places p WHERE p.group_id = g.id AND p.guild_id != 0) AS guilds, "
+    "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id) AS channels"
 )
 _UPDATE_GROUP = (
     "UPDATE triage_groups SET count = count + 1, not_helpful = not_helpful + ?, last_seen = ?, "
@@ -87,28 +84,28 @@ class TriageRepository:
 
     async def get(self, report_id: int) -> TriageGroup | None:
         """Return one group, or None."""
-        rows = await self._fetch(f"SELECT {_GROUP_COLUMNS} FROM triage_groups g WHERE g.id = ?", (report_id,))
-        return _group(rows[0]) if rows else None
+        row = await self._db.fetch_one(f"SELECT {_GROUP_COLUMNS} FROM triage_groups g WHERE g.id = ?", (report_id,))
+        return _group(row) if row is not None else None
 
     async def report(self, report_id: int) -> TriageReport | None:
         """Return a group with its samples and places, or None."""
         group = await self.get(report_id)
         if group is None:
             return None
-        samples = await self._fetch(
+        samples = await self._db.fetch(
             "SELECT id, created_at, source, guild_id, channel_id, jump_url, record_id, text "
             "FROM triage_samples WHERE group_id = ? ORDER BY id DESC",
             (report_id,),
         )
-        places = await self._fetch(
-            "SELECT nullif(guild_id, 0), channel_id, count, last_seen FROM triage_places "
+        places = await self._db.fetch(
+            "SELECT nullif(guild_id, 0) AS guild_id, channel_id, count, last_seen FROM triage_places "
             "WHERE group_id = ? ORDER BY count DESC, channel_id",
             (report_id,),
         )
         return TriageReport(
             group=group,
-            samples=[_model(TriageSample, row) for row in samples],
-            places=[_model(TriagePlace, row) for row in places],
+            samples=[TriageSample.model_validate(dict(row)) for row in samples],
+            places=[TriagePlace.model_validate(dict(row)) for row in places],
         )
 
     async def groups(
@@ -122,15 +119,15 @@ class TriageRepository:
             params.append(status)
         sql += " ORDER BY g.count DESC, g.id LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
-        return [_group(row) for row in await self._fetch(sql, params)]
+        return [_group(row) for row in await self._db.fetch(sql, params)]
 
     async def count(self, status: Status | None = None) -> int:
         """Return how many groups there are (of one status)."""
         if status is None:
-            rows = await self._fetch("SELECT count(*) FROM triage_groups", ())
+            row = await self._db.fetch_one("SELECT count(*) AS n FROM triage_groups")
         else:
-            rows = await self._fetch("SELECT count(*) FROM triage_groups WHERE status = ?", (status,))
-        return int(rows[0][0])
+            row = await self._db.fetch_one("SELECT count(*) AS n FROM triage_groups WHERE status = ?", (status,))
+        return int(row["n"]) if row is not None else 0
 
     async def link(
         self, report_id: int, record_id: str, templates: Sequence[str], reviewer: int | None, now: str
@@ -175,12 +172,12 @@ class TriageRepository:
         )
         async with self._db.reader.execute(sql) as cursor:
             async for row in cursor:
-                yield _example(tuple(row)).index_entry()
+                yield _example(row).index_entry()
 
     async def removed_example_ids(self) -> list[str]:
         """Return the index entry ids of examples dropped by a dismiss or a reopen."""
-        rows = await self._fetch("SELECT record_id, n FROM triage_examples WHERE removed_at IS NOT NULL", ())
-        return [example_id(str(rid), int(n)) for rid, n in rows]
+        rows = await self._db.fetch("SELECT record_id, n FROM triage_examples WHERE removed_at IS NOT NULL")
+        return [example_id(str(row["record_id"]), int(row["n"])) for row in rows]
 
     async def _review(
         self, report_id: int, status: Status, reason: str | None, reviewer: int | None, now: str
@@ -200,7 +197,7 @@ class TriageRepository:
     async def _examples(self, keys: Sequence[tuple[str, int]]) -> list[Example]:
         found: list[Example] = []
         for record_id, n in keys:
-            rows = await self._fetch(
+            rows = await self._db.fetch(
                 f"SELECT {_EXAMPLE_COLUMNS} FROM triage_examples e JOIN records r ON r.id = e.record_id "
                 "WHERE e.record_id = ? AND e.n = ?",
                 (record_id, n),
@@ -208,21 +205,11 @@ class TriageRepository:
             found.extend(_example(row) for row in rows)
         return found
 
-    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        async with self._db.reader.execute(sql, params) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
-
-
-async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
-    async with conn.execute(sql, params) as cursor:
-        row = await cursor.fetchone()
-    return tuple(row) if row is not None else None
-
 
 async def _user_day(conn: aiosqlite.Connection, author_id: int, day: str) -> tuple[int, int]:
     sql = "SELECT pastes, new_groups FROM triage_user_days WHERE author_id = ? AND day = ?"
-    row = await _one(conn, sql, (author_id, day))
-    return (int(row[0]), int(row[1])) if row else (0, 0)
+    row = await fetch_row(conn, sql, (author_id, day))
+    return (int(row["pastes"]), int(row["new_groups"])) if row is not None else (0, 0)
 
 
 async def _bump_user(conn: aiosqlite.Connection, author_id: int, day: str, *, new_group: bool) -> None:
@@ -234,8 +221,8 @@ async def _bump_user(conn: aiosqlite.Connection, author_id: int, day: str, *, ne
 
 
 async def _group_id(conn: aiosqlite.Connection, key: str) -> int | None:
-    row = await _one(conn, "SELECT id FROM triage_groups WHERE fingerprint = ?", (key,))
-    return int(row[0]) if row else None
+    row = await fetch_row(conn, "SELECT id FROM triage_groups WHERE fingerprint = ?", (key,))
+    return int(row["id"]) if row is not None else None
 
 
 async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) -> int:
@@ -249,8 +236,8 @@ async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) 
 async def _count_paste(
     conn: aiosqlite.Connection, group_id: int, obs: Observation, origin: PasteOrigin, now: str
 ) -> None:
-    row = await _one(conn, "SELECT libraries FROM triage_groups WHERE id = ?", (group_id,))
-    libraries = _merge_libraries(json.loads(row[0]) if row else {}, obs.libraries)
+    row = await fetch_row(conn, "SELECT libraries FROM triage_groups WHERE id = ?", (group_id,))
+    libraries = _merge_libraries(json.loads(row["libraries"]) if row is not None else {}, obs.libraries)
     not_helpful = int(origin.source == "not_helpful")
     hints = json.dumps(libraries, sort_keys=True)
     await conn.execute(_UPDATE_GROUP, (not_helpful, now, hints, origin.jump_url, group_id))
@@ -270,7 +257,7 @@ async def _add_sample(
 ) -> bool:
     """Keep one sample per author per group, the newest ``cap`` of them."""
     seen = "SELECT 1 FROM triage_samples WHERE group_id = ? AND author_id = ?"
-    if cap <= 0 or await _one(conn, seen, (group_id, origin.author_id)):
+    if cap <= 0 or await fetch_row(conn, seen, (group_id, origin.author_id)):
         return False
     where = (origin.source, origin.guild_id, origin.channel_id, origin.author_id, origin.jump_url)
     await conn.execute(_INSERT_SAMPLE, (group_id, now, *where, origin.record_id, obs.sample))
@@ -278,41 +265,41 @@ async def _add_sample(
     return True
 
 
-async def _require_group(conn: aiosqlite.Connection, report_id: int) -> tuple[Any, ...]:
-    row = await _one(conn, "SELECT id, error_class FROM triage_groups WHERE id = ?", (report_id,))
+async def _require_group(conn: aiosqlite.Connection, report_id: int) -> Row:
+    row = await fetch_row(conn, "SELECT id, error_class FROM triage_groups WHERE id = ?", (report_id,))
     if row is None:
         raise UnknownReport(report_id)
     return row
 
 
 async def _record_exists(conn: aiosqlite.Connection, record_id: str) -> bool:
-    return await _one(conn, "SELECT 1 FROM records WHERE id = ?", (record_id,)) is not None
+    return await fetch_row(conn, "SELECT 1 FROM records WHERE id = ?", (record_id,)) is not None
 
 
 async def _remove_examples(conn: aiosqlite.Connection, group_id: int, now: str) -> list[str]:
-    async with conn.execute(
-        "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (group_id,)
-    ) as cursor:
-        rows = [tuple(row) for row in await cursor.fetchall()]
+    rows = await fetch_rows(
+        conn, "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (group_id,)
+    )
     await conn.execute(
         "UPDATE triage_examples SET removed_at = ? WHERE group_id = ? AND removed_at IS NULL", (now, group_id)
     )
-    return [example_id(str(rid), int(n)) for rid, n in rows]
+    return [example_id(str(row["record_id"]), int(row["n"])) for row in rows]
 
 
 async def _add_example(
     conn: aiosqlite.Connection, group_id: int, *, record_id: str, template: str, error_class: str, now: str
 ) -> tuple[str, int]:
     """Add (or revive) the example of a record with this template; return its (record id, n)."""
-    row = await _one(conn, "SELECT n FROM triage_examples WHERE record_id = ? AND template = ?", (record_id, template))
+    sql = "SELECT n FROM triage_examples WHERE record_id = ? AND template = ?"
+    row = await fetch_row(conn, sql, (record_id, template))
     if row is not None:
         await conn.execute(
             "UPDATE triage_examples SET removed_at = NULL, group_id = ?, error_class = ? WHERE record_id = ? AND n = ?",
-            (group_id, error_class or None, record_id, row[0]),
+            (group_id, error_class or None, record_id, row["n"]),
         )
-        return record_id, int(row[0])
-    top = await _one(conn, "SELECT max(n) FROM triage_examples WHERE record_id = ?", (record_id,))
-    n = int(top[0]) + 1 if top and top[0] is not None else 1
+        return record_id, int(row["n"])
+    top = await fetch_row(conn, "SELECT max(n) AS n FROM triage_examples WHERE record_id = ?", (record_id,))
+    n = int(top["n"]) + 1 if top is not None and top["n"] is not None else 1
     await conn.execute(
         "INSERT INTO triage_examples (record_id, n, group_id, template, error_class, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -337,19 +324,13 @@ async def _set_status(
     )
 
 
-def _group(row: tuple[Any, ...]) -> TriageGroup:
-    values = dict(zip(TriageGroup.model_fields, row, strict=True))
+def _group(row: Row) -> TriageGroup:
+    values = dict(row)
     values["libraries"] = json.loads(values["libraries"])
     return TriageGroup.model_validate(values)
 
 
-def _example(row: tuple[Any, ...]) -> Example:
-    record_id, n, template, error_class, repo, file_path, line_number, origin, version = row
-    return Example(
-        record_id=record_id, n=n, template=template, error_class=error_class, repo=repo, file_path=file_path,
-        line_number=line_number, curated=origin != "mined", library_version=version,
-    )  # fmt: skip
-
-
-def _model(model: type[_M], row: tuple[Any, ...]) -> _M:
-    return model.model_validate(dict(zip(model.model_fields, row, strict=True)))
+def _example(row: Row) -> Example:
+    values = dict(row)
+    values["curated"] = values.pop("origin") != "mined"
+    return Example.model_validate(values)

@@ -40,7 +40,7 @@ async def test_a_channel_reset_to_defaults_is_forgotten(db: Database) -> None:
     config = await repo.config(9)
     assert config.allowed_channels == frozenset() and config.channel_modes == {}
     rows = await db.reader.execute_fetchall("SELECT count(*) FROM channel_settings")
-    assert list(rows) == [(0,)]
+    assert [tuple(row) for row in rows] == [(0,)]
 
 
 async def test_reply_links_round_trip_and_are_forgotten_either_way(db: Database) -> None:

@@ -16,9 +16,9 @@ from storage.errors import DatabaseCorrupt, DatabaseTooNew
 async def test_fresh_database_has_pragmas_and_latest_schema(db: Database) -> None:
     assert await db.schema_version() == migrations.latest_version()
     async with db.reader.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone()) == ("wal",)
+        assert tuple(await cur.fetchone()) == ("wal",)
     async with db.transaction() as conn, conn.execute("PRAGMA synchronous") as cur:
-        assert (await cur.fetchone()) == (2,)  # FULL
+        assert tuple(await cur.fetchone()) == (2,)  # FULL
     async with db.reader.execute("PRAGMA busy_timeout") as cur:
         row = await cur.fetchone()
         assert row is not None and row[0] > 0
@@ -62,7 +62,7 @@ async def test_failed_transaction_rolls_back(db: Database) -> None:
             )
             raise RuntimeError("boom")
     async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
-        assert (await cur.fetchone()) == (0,)
+        assert tuple(await cur.fetchone()) == (0,)
 
 
 async def test_concurrent_writers_do_not_interleave(db: Database) -> None:

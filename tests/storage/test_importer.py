@@ -25,7 +25,7 @@ async def _snapshot(db: Database) -> list[tuple[object, ...]]:
     async with db.reader.execute("SELECT id, content_hash, updated_at FROM records ORDER BY id") as cur:
         rows = [tuple(r) for r in await cur.fetchall()]
     async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
-        runs = await cur.fetchone()
+        runs = tuple(await cur.fetchone())
     return [*rows, ("runs", runs)]
 
 

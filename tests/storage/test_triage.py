@@ -85,7 +85,7 @@ async def test_one_user_cannot_flood_the_tables(repo: TriageRepository, db: Data
     assert outcomes.count("user_limit") == 1_000 - LIMITS.user_daily_pastes
     assert await repo.count() == LIMITS.user_daily_groups
     async with db.reader.execute("SELECT count(*) FROM triage_samples") as cursor:
-        assert (await cursor.fetchone()) == (LIMITS.user_daily_groups,)
+        assert tuple(await cursor.fetchone()) == (LIMITS.user_daily_groups,)
     # Others are not affected, and the flooder gets a fresh allowance the next day.
     assert (await repo.log(obs(5_000), origin(author=1), LIMITS, DAY1)).outcome == "logged"
     assert (await repo.log(obs(5_001), origin(author=666), LIMITS, DAY2)).outcome == "logged"
