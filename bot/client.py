@@ -25,6 +25,7 @@ from bot.engine import Engine
 from bot.metrics import Metrics
 from bot.pastes import PasteSource
 from bot.settings import Settings
+from bot.triage_service import TriageService
 from bot.views import PERSISTENT_ITEMS, ComponentActions
 from storage.database import Database
 from storage.guilds import GuildRepository, StatusRepository
@@ -32,8 +33,7 @@ from storage.replies import ReplyRepository
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.exts.answers", "bot.exts.lookup", "bot.exts.admin")
-TRIAGE_EXTENSION = "bot.exts.triage"  # needs ``bot.triage_service`` set before it loads
+EXTENSIONS = ("bot.exts.answers", "bot.exts.lookup", "bot.exts.admin", "bot.exts.triage")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -47,6 +47,7 @@ class Services:
     guilds: GuildRepository
     replies: ReplyRepository
     status: StatusRepository
+    triage: TriageService
     pastes: PasteSource | None = None
     metrics: Metrics | None = None
 
@@ -59,9 +60,10 @@ class Services:
         pastes: PasteSource | None,
         metrics: Metrics | None = None,
     ) -> Services:
-        """Create the repositories over ``db``."""
+        """Create the repositories and the triage service over ``db``."""
         repos = GuildRepository(db), ReplyRepository(db), StatusRepository(db)
-        return cls(settings, db, engine, *repos, pastes=pastes, metrics=metrics)
+        triage = TriageService(db, settings.triage, engine=engine)
+        return cls(settings, db, engine, *repos, triage, pastes=pastes, metrics=metrics)
 
 
 def point_discord_at(api_url: str, gateway_url: str | None) -> None:
@@ -100,7 +102,6 @@ class TracebotBot(commands.Bot):
         self.services = services
         self.feature_modules = tuple(extensions)
         self.component_actions: ComponentActions | None = None
-        self.triage_service: Any = None  # the triage feature's service, when the entry point wires it
         self._heartbeat: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
 

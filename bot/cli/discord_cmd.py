@@ -15,7 +15,7 @@ import aiohttp
 import discord
 
 from bot.cli._common import CliError, open_database
-from bot.client import EXTENSIONS, TRIAGE_EXTENSION, Services, TracebotBot, point_discord_at
+from bot.client import Services, TracebotBot, point_discord_at
 from bot.console import run_console
 from bot.engine import Engine
 from bot.metrics import Metrics
@@ -45,8 +45,7 @@ async def run_command(args: argparse.Namespace, settings: Settings) -> int:
             session, hosts=settings.paste_hosts, max_bytes=settings.max_paste_bytes, timeout=settings.paste_timeout
         )
         services = Services.build(settings, db, engine, pastes, metrics)
-        bot = TracebotBot(services, extensions=(*EXTENSIONS, TRIAGE_EXTENSION))
-        bot.triage_service = TriageService(db, settings.triage, engine=engine)
+        bot = TracebotBot(services)
         await _serve(bot, token)
     log.info("stopped")
     return 0
@@ -95,8 +94,7 @@ async def sync_command(args: argparse.Namespace, settings: Settings) -> int:
         # Syncing needs the command tree, not the records: an empty index spares loading them.
         engine = Engine(db, Matcher(MatchIndex.build([])), None)
         services = Services.build(settings.model_copy(update={"dev_guild": None}), db, engine, None)
-        async with TracebotBot(services, extensions=(*EXTENSIONS, TRIAGE_EXTENSION)) as bot:
-            bot.triage_service = TriageService(db, settings.triage, engine=engine)
+        async with TracebotBot(services) as bot:
             try:
                 await bot.login(token)
             except discord.LoginFailure:

@@ -10,8 +10,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import EXTENSIONS, TRIAGE_EXTENSION, TracebotBot
-from bot.triage_service import TriageService, TriageSettings
+from bot.client import EXTENSIONS, TracebotBot
 from tests.bot.simbot import Sim, seeded_services, sim_fixture, simcord_bot_fixture  # noqa: F401
 
 DEFAULT_DESCRIPTION = "…"  # what discord.py puts where a description is missing
@@ -22,8 +21,7 @@ async def tree_fixture(tmp_path: Path) -> AsyncIterator[app_commands.CommandTree
     """Load every feature `tracebot run` loads (triage included) into a bot that never connects."""
     services = await seeded_services(tmp_path)
     bot = TracebotBot(services)
-    bot.triage_service = TriageService(services.db, TriageSettings(_env_file=None), engine=services.engine)
-    for extension in (*EXTENSIONS, TRIAGE_EXTENSION):
+    for extension in EXTENSIONS:
         await bot.load_extension(extension)
     try:
         yield bot.tree

@@ -52,13 +52,12 @@ async def simcord_bot_fixture(tmp_path: Path) -> AsyncIterator[TracebotBot]:
     db = await Database.open(tmp_path / "tracebot.db")
     await import_paths(db, [SEEDS_JSONL])
     engine = await Engine.load(db)
+    triage_settings = TriageSettings(_env_file=None, page_size=2, notify_count=3)  # type: ignore[call-arg]
     settings = Settings(
         _env_file=None, db=db.path, dev_guild=DEV_GUILD, user_cooldown=0, channel_cooldown=0,
-        global_budget=0, heartbeat_interval=0, reload_interval=0,
+        global_budget=0, heartbeat_interval=0, reload_interval=0, triage=triage_settings,
     )  # type: ignore[call-arg]  # fmt: skip
     bot = TracebotBot(Services.build(settings, db, engine, None), extensions=("bot.exts.answers", "bot.exts.triage"))
-    triage_settings = TriageSettings(_env_file=None, page_size=2, notify_count=3)  # type: ignore[call-arg]
-    bot.triage_service = TriageService(db, triage_settings, engine=engine)
     try:
         yield bot
     finally:
@@ -73,8 +72,7 @@ async def sim(simcord_env: simcord.Env, simcord_bot: TracebotBot) -> Sim:
     help_channel, triage_channel = guild.create_text_channel("help"), guild.create_text_channel("triage")
     owner = guild.add_member(alice)
     member = guild.add_member(env.create_user("bob"))
-    service = simcord_bot.triage_service
-    assert isinstance(service, TriageService)
+    service = simcord_bot.services.triage
     service.settings.notify_channel_id = triage_channel.id
     await env.settle()
     return Sim(env, simcord_bot, service, guild, help_channel, triage_channel, owner, member)
