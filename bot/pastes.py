@@ -19,6 +19,8 @@ from typing import Protocol
 import aiohttp
 import yarl
 
+from records.errors import PasteTooLarge
+
 log = logging.getLogger(__name__)
 
 MAX_LINKS = 3
@@ -47,10 +49,6 @@ class RawTarget:
 
     url: str
     paste_gg_json: bool = False
-
-
-class PasteTooLarge(Exception):
-    """The paste is bigger than the configured cap."""
 
 
 def find_links(text: str, hosts: Collection[str], limit: int = MAX_LINKS) -> list[str]:

@@ -19,14 +19,12 @@ from typing import Any, Literal
 from bot.engine import Engine
 from bot.events import PasteEvent
 from bot.settings import TriageSettings
+from records.errors import TriageError, UnknownRecord, UnknownReport
 from records.redact import redact
 from records.triage import (
     Observation,
     PasteOrigin,
     Skipped,
-    TriageError,
-    UnknownRecord,
-    UnknownReport,
     draft_record,
     example_template,
     observe,

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from records.errors import PageFormatError
+
 SECTION_TITLES = (
     "Error message",
     "What it means",
@@ -35,10 +37,6 @@ _ANALYSIS = re.compile(
 )
 _DATA_ID = re.compile(r"Data as JSON: /api/errors/(?P<id>[A-Za-z0-9_.:-]+)")
 _NUMBERED = re.compile(r"^\s*(\d+)\.\s+(?P<text>.*)$")
-
-
-class PageFormatError(ValueError):
-    """The text is not a rendered record page (no title line)."""
 
 
 @dataclass

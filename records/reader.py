@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from records.errors import RecordFileError, RecordProblem
+from records.errors import PageFormatError, RecordFileError, RecordProblem
 from records.model import Record
-from records.page import PageFormatError, looks_like_page, parse_page
+from records.page import looks_like_page, parse_page
 
 DEFAULT_MAX_FILE_BYTES = 128 * 1024 * 1024
 RECORD_SUFFIXES = (".json", ".jsonl", ".jsonl.gz", ".json.gz", ".txt", ".ndjson")
@@ -190,7 +190,7 @@ def _read_page(name: str, text: str) -> ReadItem:
     try:
         data = parse_page(text)
     except PageFormatError as exc:
-        return RecordProblem(name, "(page)", str(exc))
+        return RecordProblem(name, "(page)", exc.problem)
     return _validate(data, name)
 
 

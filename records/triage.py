@@ -8,11 +8,7 @@ A paste that is mostly binary junk, or shows no error, becomes a ``Skipped`` wit
 
 ``example_template`` turns a masked message into a ``{}`` template the matcher reads, and
 ``draft_record`` gives a record skeleton in the published JSON form, prefilled from a group.
-
-    TracebotError
-    └── TriageError          a triage request cannot be carried out; nothing was changed
-        ├── UnknownReport    no triage report has this id
-        └── UnknownRecord    no record has this id or slug
+Its errors (``UnknownReport``, ``UnknownRecord``) are in ``records.errors`` with all the others.
 """
 
 from __future__ import annotations
@@ -21,7 +17,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from records.errors import TracebotError
 from records.extract import Frame, clean_paste, extract
 from records.fingerprint import fingerprint, normalize_text
 from records.matching.template import parse_template
@@ -33,10 +28,7 @@ __all__ = [
     "Observation",
     "PasteOrigin",
     "Skipped",
-    "TriageError",
     "TriageLimits",
-    "UnknownRecord",
-    "UnknownReport",
     "credential_kinds",
     "cut",
     "draft_record",
@@ -63,26 +55,6 @@ _SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]|<(?:n|size|hex|q|path|shape|uuid|url|user)>")
 _SLUG_JUNK = re.compile(r"[^a-z0-9]+")
 _REGEX_SYNTAX = re.compile(r"[\\.^$|?*+()\[\]{}]")
-
-
-class TriageError(TracebotError):
-    """A triage request that cannot be carried out; nothing was changed."""
-
-
-class UnknownReport(TriageError):
-    """No triage report has this id."""
-
-    def __init__(self, report_id: int) -> None:
-        super().__init__(f"no triage report with id {report_id}")
-        self.report_id = report_id
-
-
-class UnknownRecord(TriageError):
-    """No record has this id or slug."""
-
-    def __init__(self, record_id: str) -> None:
-        super().__init__(f"no record with id or slug {record_id!r}")
-        self.record_id = record_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from typing import Any, Self
 
 import aiosqlite
 
+from records.errors import DatabaseCorrupt, StorageError
 from storage import migrations
-from storage.errors import DatabaseCorrupt, StorageError
 
 log = logging.getLogger(__name__)
 

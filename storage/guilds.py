@@ -8,10 +8,12 @@ sees needs it, and every change goes through this same repository, which forgets
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from records.errors import StorageError
 from storage.database import Database
 from storage.records import utc_now
 
@@ -150,7 +152,10 @@ class StatusRepository:
 
     async def probe_write(self) -> None:
         """Commit a small write (the time of this check), proving the database is writable."""
-        await self._put(HEALTH_PROBE, json.dumps({"checked": True}))
+        try:
+            await self._put(HEALTH_PROBE, json.dumps({"checked": True}))
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self._db.path}: the database is not writable: {exc}") from None
 
     async def _put(self, key: str, value: str) -> None:
         async with self._db.transaction() as conn:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from records.errors import RecordFileError, RecordProblem, TracebotError
+from records.errors import ImportAborted, RecordFileError, RecordProblem
 from records.matching.patterns import check_pattern
 from records.model import Record
 from records.reader import DEFAULT_MAX_FILE_BYTES, LoadedRecord, expand_paths, read_file
@@ -26,14 +26,6 @@ from storage.records import RecordRepository, utc_now
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 1000
-
-
-class ImportAborted(TracebotError):
-    """A strict import stopped at its first problem; nothing was written."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(f"{problem} (--strict: import aborted, the database was not changed)")
-        self.problem = problem
 
 
 @dataclass

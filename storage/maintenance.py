@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from records.errors import StorageError
 from storage.database import Database
-from storage.errors import StorageError
 
 
 async def backup(db: Database, target: Path) -> list[str]:

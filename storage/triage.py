@@ -14,8 +14,9 @@ from typing import Any
 
 import aiosqlite
 
+from records.errors import UnknownRecord, UnknownReport
 from records.matching.index import IndexEntry
-from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
+from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits
 from storage.database import Database, Row, fetch_row, fetch_rows
 from storage.triage_models import (
     Example,

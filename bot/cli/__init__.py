@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-from bot.cli._common import CliError, Handler
-from records.errors import TracebotError
+from bot.cli._common import Handler
+from records.errors import CliError, TracebotError
 
 if TYPE_CHECKING:
     from pydantic import ValidationError

@@ -17,14 +17,6 @@ if TYPE_CHECKING:
     from bot.settings import Settings
 
 
-class CliError(Exception):
-    """A problem to print as one line on stderr, with the exit status to return."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 Handler = Callable[[argparse.Namespace, "Settings"], Coroutine[Any, Any, int]]
 
 

@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import CliError, add_db_option, open_database, print_json
+from bot.cli._common import add_db_option, open_database, print_json
 from bot.engine import Engine
 from bot.render.answer_json import result_json
 from bot.render.text import answer_text
 from bot.settings import Settings
+from records.errors import CliError
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -14,7 +14,7 @@ import signal
 import aiohttp
 import discord
 
-from bot.cli._common import CliError, open_database
+from bot.cli._common import open_database
 from bot.client import Services, TracebotBot, point_discord_at
 from bot.console import run_console
 from bot.engine import Engine
@@ -22,6 +22,7 @@ from bot.metrics import Metrics
 from bot.pastes import PasteFetcher
 from bot.settings import Settings
 from bot.triage_service import TriageService
+from records.errors import CliError
 from records.matching import Matcher, MatchIndex
 
 log = logging.getLogger(__name__)

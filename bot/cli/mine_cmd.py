@@ -9,8 +9,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.cli._common import CliError, add_db_option, open_database
+from bot.cli._common import add_db_option, open_database
 from bot.settings import Settings
+from records.errors import CliError
 from records.mining import DEFAULT_WORKERS, format_report, mine_tree, write_records
 from storage.importer import import_paths
 

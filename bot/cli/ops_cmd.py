@@ -8,8 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, SecretStr
 
-from bot.cli._common import CliError, add_db_option, db_path, open_database, print_json
+from bot.cli._common import add_db_option, db_path, open_database, print_json
 from bot.settings import Settings
+from records.errors import CliError
 from storage import migrations
 from storage.database import Database
 from storage.maintenance import backup, integrity_problems

@@ -11,9 +11,10 @@ from contextlib import aclosing
 from pathlib import Path
 from typing import TextIO
 
-from bot.cli._common import CliError, add_db_option, open_database, print_json
+from bot.cli._common import add_db_option, open_database, print_json
 from bot.render.text import record_text
 from bot.settings import Settings
+from records.errors import CliError
 from storage.importer import import_paths
 from storage.models import ImportReport
 from storage.records import RecordRepository

@@ -11,11 +11,11 @@ and are imported when they run, so that the other commands start without discord
 from __future__ import annotations
 
 import argparse
-import sqlite3
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from bot.cli._common import CliError, add_db_option, db_path, lazy
+from bot.cli._common import add_db_option, db_path, lazy
+from records.errors import CliError
 from storage import migrations
 from storage.database import Database
 from storage.guilds import StatusRepository
@@ -53,10 +53,7 @@ async def health_command(args: argparse.Namespace, settings: Settings) -> int:
                 f"{path}: schema {version} is behind ({migrations.latest_version()}): run `tracebot db migrate`"
             )
         status = StatusRepository(db)
-        try:
-            await status.probe_write()
-        except sqlite3.Error as exc:
-            raise CliError(f"{path}: the database is not writable: {exc}") from None
+        await status.probe_write()  # a StorageError names the file and the problem
         beat = await status.heartbeat()
     finally:
         await db.close()

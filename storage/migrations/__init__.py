@@ -13,7 +13,7 @@ from importlib import resources
 
 import aiosqlite
 
-from storage.errors import DatabaseTooNew
+from records.errors import DatabaseTooNew
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 

@@ -12,9 +12,9 @@ import discord
 import pytest
 
 from bot.cli import main
-from bot.cli._common import CliError
 from bot.cli.discord_cmd import REJECTED, run_command, sync_command
 from bot.client import point_discord_at
+from records.errors import CliError
 from storage.database import Database
 from storage.guilds import StatusRepository
 from storage.importer import import_paths

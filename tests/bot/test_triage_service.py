@@ -12,7 +12,8 @@ import pytest
 from bot.engine import Engine
 from bot.settings import Settings
 from bot.triage_service import TriageService, TriageSettings, parse_report_id
-from records.triage import PasteOrigin, TriageError, UnknownRecord, UnknownReport
+from records.errors import TriageError, UnknownRecord, UnknownReport
+from records.triage import PasteOrigin
 from storage.database import Database
 from storage.importer import import_paths
 from tests.conftest import SEED_IDS

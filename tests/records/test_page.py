@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from records.page import PageFormatError, parse_page
+from records.errors import PageFormatError
+from records.page import parse_page
 from tests.conftest import TEST_SEEDS
 
 DECOMPOSE = (TEST_SEEDS / "000_1f424bbb07e910ec.txt").read_text()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from records.errors import DatabaseCorrupt, DatabaseTooNew
 from storage import migrations
 from storage.database import Database
-from storage.errors import DatabaseCorrupt, DatabaseTooNew
 
 
 async def test_fresh_database_has_pragmas_and_latest_schema(db: Database) -> None:

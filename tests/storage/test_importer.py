@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from records.errors import ImportAborted
 from storage.database import Database
-from storage.importer import ImportAborted, import_paths
+from storage.importer import import_paths
 from storage.records import RecordRepository
 from tests.conftest import SEED_IDS, make_record
 

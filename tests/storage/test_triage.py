@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from records.triage import Observation, PasteOrigin, TriageLimits, UnknownRecord, UnknownReport
+from records.errors import UnknownRecord, UnknownReport
+from records.triage import Observation, PasteOrigin, TriageLimits
 from storage.database import Database
 from storage.importer import import_paths
 from storage.triage import TriageRepository
