@@ -21,6 +21,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.constants import NO_MENTIONS
 from bot.engine import Engine
 from bot.metrics import Metrics
 from bot.pastes import PasteSource
@@ -34,7 +35,6 @@ from storage.replies import ReplyRepository
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.exts.answers", "bot.exts.lookup", "bot.exts.admin", "bot.exts.triage")
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 @dataclass

@@ -14,12 +14,13 @@ from typing import Any, Protocol, Self
 
 import discord
 
+from bot.constants import NO_MENTIONS
+
 log = logging.getLogger(__name__)
 
 CUSTOM_ID_LIMIT = 100
 VOTE_PREFIX = "tracebot:vote:"
 BY_MESSAGE = "@"  # stands for "the record this reply shows" when an id is too long for a custom id
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class ComponentActions(Protocol):

@@ -7,19 +7,19 @@ changed by any server admin, so they are a convenience, never the guard.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Services
+from bot.constants import NO_MENTIONS
 from bot.embeds import config_embed
 from bot.exts.admin._access import interaction_is_maintainer
-from storage.guilds import GuildConfig
+from storage.guilds import GuildConfig, Mode, ReplyStyle, ThreadPolicy
 
 log = logging.getLogger(__name__)
-NO_MENTIONS = discord.AllowedMentions.none()
 REFUSED = "Only maintainers (Manage Server, or the server's tracebot maintainer role) can use `/tracebot config`."
 ConfigChannel = discord.TextChannel | discord.ForumChannel | discord.Thread
 
@@ -46,11 +46,11 @@ class Admin(commands.GroupCog, group_name="tracebot", group_description="Configu
         interaction: discord.Interaction[Any],
         *,
         channel: ConfigChannel | None = None,
-        mode: Literal["auto", "mention", "off"] | None = None,
+        mode: Mode | None = None,
         allowed: bool | None = None,
         maintainer_role: discord.Role | None = None,
-        reply_style: Literal["reply", "thread"] | None = None,
-        threads: Literal["opener", "everyone"] | None = None,
+        reply_style: ReplyStyle | None = None,
+        threads: ThreadPolicy | None = None,
     ) -> None:
         """Show the configuration, applying any change given."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -77,8 +77,8 @@ class Admin(commands.GroupCog, group_name="tracebot", group_description="Configu
         self,
         guild_id: int,
         role: discord.Role | None,
-        reply_style: Literal["reply", "thread"] | None,
-        threads: Literal["opener", "everyone"] | None,
+        reply_style: ReplyStyle | None,
+        threads: ThreadPolicy | None,
         changed: list[str],
     ) -> GuildConfig:
         guilds = self.services.guilds

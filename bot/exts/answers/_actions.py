@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.client import Services
+from bot.constants import NO_MENTIONS
 from bot.exts.admin._access import interaction_is_moderator
 from bot.exts.answers._message import paste_event, paste_text
 from bot.views import record_reply
@@ -20,7 +21,6 @@ from bot.views.components import BY_MESSAGE
 from storage.replies import ReplyLink
 
 log = logging.getLogger(__name__)
-NO_MENTIONS = discord.AllowedMentions.none()
 REFUSED_DELETE = "Only the person who posted the error, or a moderator, can delete this answer."
 
 

@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 
 import discord
 
+from bot.constants import NO_MENTIONS
 from bot.embeds._text import clip
 from bot.views import ReplyContent
 from storage.guilds import ReplyStyle
@@ -18,7 +19,6 @@ from storage.replies import ReplyLink, ReplyRepository
 
 log = logging.getLogger(__name__)
 
-NO_MENTIONS = discord.AllowedMentions.none()
 THREAD_NAME = 100
 
 

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Services
+from bot.constants import NO_MENTIONS
 from bot.embeds._text import inline_code
 from bot.exts.answers import paste_text
 from bot.exts.lookup._choices import id_choices
@@ -24,7 +25,6 @@ from bot.views.answer import NO_ANSWER
 from bot.views.search import SearchPages
 
 log = logging.getLogger(__name__)
-NO_MENTIONS = discord.AllowedMentions.none()
 SEARCH_LIMIT = 50
 QUERY_LENGTH = 200
 TEXT_LENGTH = 6000

@@ -12,12 +12,13 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.constants import NO_MENTIONS
 from bot.events import PasteEvent
 from bot.exts.triage._embeds import list_embed, notice_embed, report_embed, review_message, secret_warning
 from bot.triage_service import Notice, TriageService
@@ -27,7 +28,6 @@ from storage.triage_models import Status, TriageGroup
 
 log = logging.getLogger(__name__)
 
-NO_MENTIONS = discord.AllowedMentions.none()
 REFUSAL = "Only maintainers (Manage Server, or the server's tracebot maintainer role) can review triage reports."
 Access = Callable[[discord.Interaction[Any]], Awaitable[bool]]
 WARNED_MEMORY = 1_000  # message ids remembered, so a message is warned about once
@@ -170,7 +170,7 @@ class TriageCog(commands.GroupCog, group_name="triage", group_description="Revie
     async def list_reports(
         self,
         interaction: discord.Interaction,
-        status: Literal["new", "linked", "dismissed"] | None = None,
+        status: Status | None = None,
         page: app_commands.Range[int, 1, 100_000] = 1,
     ) -> None:
         """Show one page of reports with Previous / Next buttons."""
