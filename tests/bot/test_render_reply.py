@@ -1,0 +1,68 @@
+"""The laid-out answer: which text goes in which section, what counts as generated, which versions to name."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import shipped_versions
+from bot.render.reply import or_list, reply_parts
+from records.matching import IndexEntry
+from tests.bot.test_embeds import CURATED, MINED, PASTED, match
+
+
+def test_a_curated_record_keeps_its_text_where_it_is() -> None:
+    parts = reply_parts(CURATED, match(CURATED.id), pasted=PASTED)
+    assert parts.title == "ValueError: " + PASTED and parts.template == CURATED.error_message
+    assert parts.meaning == CURATED.documentation and parts.trigger == CURATED.trigger_scenarios
+    assert parts.condition is None and parts.comment is None and not parts.mined
+    assert parts.versions == ("4.57.6", "5.24.0") and parts.score == 97.4
+
+
+def test_a_mined_record_shows_its_condition_and_comment_unless_they_were_generated() -> None:
+    parts = reply_parts(MINED)
+    assert (
+        parts.condition == "if videos is not None" and parts.comment == "# videos are not supported by this processor"
+    )
+    assert parts.meaning is None and parts.trigger is None and parts.has_explanation
+    generated = MINED.model_copy(
+        update={
+            "documentation": "Images only.",
+            "trigger_scenarios": "Passing videos.",
+            "generated": ["documentation", "triggerScenarios"],
+        }
+    )
+    parts = reply_parts(generated)
+    assert parts.meaning == "Images only." and parts.trigger == "Passing videos." and parts.condition is None
+    assert parts.generated == ("what it means", "when it happens")
+    assert parts.generated_note() == "explanation generated from the source"
+
+
+def test_a_generated_field_that_is_empty_is_not_named() -> None:
+    record = MINED.model_copy(update={"solutions": ["Drop it."], "generated": ["solutions", "exampleFix"]})
+    assert reply_parts(record).generated == ("solutions",)
+
+
+@pytest.mark.parametrize(
+    ("versions", "shipped", "not_raised"),
+    [((), ("5.24.0", "4.57.6"), ("5.24.0", "4.57.6")), (("5.24.0",), ("5.24.0", "4.57.6"), ()), ((), (), ())],
+)
+def test_not_raised_names_the_shipped_versions(
+    versions: tuple[str, ...], shipped: tuple[str, ...], not_raised: tuple[str, ...]
+) -> None:
+    assert reply_parts(CURATED, match(CURATED.id, versions=versions), shipped=shipped).not_raised == not_raised
+
+
+def test_shipped_versions_are_the_mined_versions_of_each_repository_newest_first() -> None:
+    entries = [
+        IndexEntry(id="a", error_message="m", repo="hf/t", curated=False, library_version="4.57.6"),
+        IndexEntry(id="b", error_message="m", repo="hf/t", curated=False, library_version="5.24.0"),
+        IndexEntry(id="c", error_message="m", repo="hf/t", curated=True, library_version="9.9.9"),
+        IndexEntry(id="d", error_message="m", repo=None, curated=False, library_version="1.0"),
+    ]
+    assert shipped_versions(entries) == {"hf/t": ("5.24.0", "4.57.6")}
+    later = [IndexEntry(id="e", error_message="m", repo="hf/t", curated=False, library_version="5.0.0rc1")]
+    assert shipped_versions(later, {"hf/t": ("5.24.0", "4.57.6")}) == {"hf/t": ("5.24.0", "5.0.0rc1", "4.57.6")}
+
+
+def test_or_list() -> None:
+    assert [or_list(x) for x in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a or b", "a, b or c"]
