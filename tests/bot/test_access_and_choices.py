@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.exts.admin._access import is_maintainer
+from bot.access import is_maintainer
 from bot.exts.lookup._choices import id_choices
 from storage.guilds import GuildConfig
 from storage.models import RecordSummary

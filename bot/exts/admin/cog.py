@@ -13,10 +13,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.access import interaction_is_maintainer
 from bot.client import Services
 from bot.constants import NO_MENTIONS
 from bot.embeds import config_embed
-from bot.exts.admin._access import interaction_is_maintainer
 from storage.guilds import GuildConfig, Mode, ReplyStyle, ThreadPolicy
 
 log = logging.getLogger(__name__)

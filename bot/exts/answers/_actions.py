@@ -12,9 +12,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.access import interaction_is_moderator
 from bot.client import Services
 from bot.constants import NO_MENTIONS
-from bot.exts.admin._access import interaction_is_moderator
 from bot.exts.answers._message import paste_event, paste_text
 from bot.views import record_reply
 from bot.views.components import BY_MESSAGE

@@ -12,8 +12,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.access import interaction_is_maintainer
 from bot.client import TracebotBot
-from bot.exts.admin._access import interaction_is_maintainer
 from bot.exts.triage._cog import TriageCog
 
 __all__ = ["TriageCog", "setup"]
