@@ -2,7 +2,9 @@
 
 Curated text wins: what it means, the solutions, the example fix. The mined version supplies the
 location (the file, line, source lines and pinned link of the release that raises it) and fills any
-field the curated record left empty. The answer keeps the curated record's id.
+field the curated record left empty, generated text included. The answer keeps the curated record's
+id, and its ``generated`` list names exactly the fields whose text was generated: the curated
+record's own generated fields that it kept, and the gaps filled from the mined record's generated text.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ LOCATION_FIELDS = (
 
 
 # Never taken from the mined record: they say which record this is and where it came from.
-_OWN_FIELDS = frozenset({"id", "origin", "slug"})
+_OWN_FIELDS = frozenset({"id", "origin", "slug", "generated"})
 
 
 def merge_site(curated: Record, located: Record) -> Record:
@@ -27,12 +29,22 @@ def merge_site(curated: Record, located: Record) -> Record:
     if curated.id == located.id:
         return curated
     updates: dict[str, Any] = {name: getattr(located, name) for name in LOCATION_FIELDS}
+    filled: set[str] = set()
     for name in Record.model_fields:
         if name in updates or name in _OWN_FIELDS:
             continue
         if _empty(getattr(curated, name)) and not _empty(getattr(located, name)):
             updates[name] = getattr(located, name)
+            filled.add(_wire_name(name))
+    kept = [wire for wire in curated.generated if wire not in filled]
+    from_mined = [wire for wire in located.generated if wire in filled]
+    updates["generated"] = sorted({*kept, *from_mined})
     return curated.model_copy(update=updates)
+
+
+def _wire_name(name: str) -> str:
+    alias = Record.model_fields[name].alias
+    return alias if alias is not None else name
 
 
 def _empty(value: object) -> bool:

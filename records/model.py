@@ -22,6 +22,11 @@ CURRENT_SCHEMA_VERSION = 2
 MAX_TEXT_CHARS = 200_000
 MAX_LIST_ITEMS = 200
 
+# The fields whose text the miner may generate (wire names), as listed in ``Record.generated``.
+GENERATABLE_FIELDS = frozenset(
+    {"documentation", "triggerScenarios", "commonSituations", "solutions", "exampleFix", "validationCode"}
+)
+
 Text = Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)]
 TextList = Annotated[list[Text], Field(max_length=MAX_LIST_ITEMS)]
 
@@ -74,6 +79,9 @@ class Record(BaseModel):
     library_version: Text | None = None
     enclosing_function: Text | None = None
     enclosing_class: Text | None = None
+    # Provenance: the wire names of the fields whose text the miner generated (not written by a person),
+    # so a curated value always wins over them and a reviewer can tell the two apart.
+    generated: TextList = Field(default_factory=list)
 
     @field_validator("schema_version")
     @classmethod
@@ -81,6 +89,14 @@ class Record(BaseModel):
         if value is not None and value not in SUPPORTED_SCHEMA_VERSIONS:
             supported = ", ".join(str(v) for v in sorted(SUPPORTED_SCHEMA_VERSIONS))
             raise ValueError(f"unsupported schema version (this tracebot reads {supported})")
+        return value
+
+    @field_validator("generated")
+    @classmethod
+    def _known_generated_fields(cls, value: list[str]) -> list[str]:
+        unknown = [name for name in value if name not in GENERATABLE_FIELDS]
+        if unknown:
+            raise ValueError(f"not a field the miner generates: {', '.join(unknown)}")
         return value
 
     def to_wire(self) -> dict[str, Any]:

@@ -28,6 +28,9 @@ class ModuleContext:
         self.lines = text.split("\n")
         self.parents: dict[ast.AST, ast.AST] = {}
         self.raises: list[ast.Raise] = []
+        # Calls by the name they call (``f(...)``, ``self.f(...)``): the explainer walks up from a
+        # private helper to the public method that reaches it.
+        self.calls: dict[str, list[ast.Call]] = {}
         imports: list[ast.Import | ast.ImportFrom] = []
         classes: list[ast.ClassDef] = []
         stack: list[ast.AST] = [tree]
@@ -38,6 +41,13 @@ class ModuleContext:
                 stack.append(child)
             if isinstance(node, ast.Raise):
                 self.raises.append(node)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                called = (
+                    func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                )
+                if called is not None:
+                    self.calls.setdefault(called, []).append(node)
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 imports.append(node)
             elif isinstance(node, ast.ClassDef):

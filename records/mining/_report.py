@@ -44,6 +44,8 @@ class MiningReport:
     literal_style_emitted: int = 0
     skipped_raises: list[SkippedRaise] = field(default_factory=list)
     skipped_files: list[SkippedFile] = field(default_factory=list)
+    # Why some records got no generated explanation (a condition with side effects, ...), by reason.
+    explain_skips: Counter[str] = field(default_factory=Counter)
 
     def coverage(self) -> float:
         """Return the share of literal-style raises that gave a record (0.0 when there were none)."""
@@ -80,6 +82,9 @@ def format_report(report: MiningReport, *, max_files: int = 20, max_raises: int 
     else:
         lines.append('no raise X("...")-style statements found: nothing to mine')
     lines.extend(_reason_lines(report))
+    if report.explain_skips:
+        skips = ", ".join(f"{reason} {n}" for reason, n in sorted(report.explain_skips.items(), key=_by_count))
+        lines.append(f"records without a generated explanation, by reason: {skips}")
     lines.extend(_listed("skipped files", [f"{s.path}: {s.reason}" for s in report.skipped_files], max_files))
     listed = [f"{s.path}:{s.line}: {s.reason}" for s in report.skipped_raises]
     lines.extend(_listed("skipped raises", listed, max_raises))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import re2
 
 from records.mining._context import ModuleContext
+from records.mining._explain import Explanation, ModuleIndex, explain_raise
 from records.mining._messages import is_literal_message, message_parts
 from records.mining._report import SkippedRaise
 from records.mining._template import (
@@ -86,6 +87,7 @@ class FileOutcome:
     raise_statements: int = 0
     literal_style_raises: int = 0
     literal_style_emitted: int = 0
+    explain_skips: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ def mine_module(tree: ast.Module, source: SourceFile, settings: MineSettings) ->
     if "raise" not in source.text:  # a keyword: a module without the word has no raise statement
         return FileOutcome()
     context = ModuleContext(tree, source.text)
+    index = ModuleIndex(tree, context.parents, context.calls)
     outcome = FileOutcome(raise_statements=len(context.raises))
     occurrences: Counter[tuple[str, str]] = Counter()
     for node in context.raises:
@@ -111,7 +114,13 @@ def mine_module(tree: ast.Module, source: SourceFile, settings: MineSettings) ->
             continue
         template = template_text(site.parts)
         occurrences[site.error_class, template] += 1
-        record = _build_record(site, context, source, settings, occurrences[site.error_class, template])
+        explanation = explain_raise(
+            node, index, error_class=site.error_class, template=template, comment=context.documentation(node)
+        )
+        outcome.explain_skips.update(explanation.skipped)
+        record = _build_record(
+            site, context, source, settings, occurrences[site.error_class, template], explanation=explanation
+        )
         outcome.records.append(record)
         outcome.literal_style_emitted += literal
     return outcome
@@ -188,7 +197,13 @@ def _pattern_compiles(parts: list[Part]) -> bool:
 
 
 def _build_record(
-    site: _Site, context: ModuleContext, source: SourceFile, settings: MineSettings, occurrence: int
+    site: _Site,
+    context: ModuleContext,
+    source: SourceFile,
+    settings: MineSettings,
+    occurrence: int,
+    *,
+    explanation: Explanation,
 ) -> Record:
     node = site.node
     template = template_text(site.parts)
@@ -211,8 +226,11 @@ def _build_record(
         source_code_start=start,
         source_code_end=end,
         github_url=f"https://github.com/{settings.repo}/blob/{settings.ref}/{source.file_path}#L{start}-L{end}",
-        documentation=context.documentation(node),
-        trigger_scenarios=context.trigger_scenarios(node),
+        documentation=explanation.documentation,
+        trigger_scenarios=explanation.trigger_scenarios or context.trigger_scenarios(node),
+        solutions=explanation.solutions,
+        example_fix=explanation.example_fix,
+        generated=generated_fields(explanation),
         tags=path_tags(source.tag_path),
         analyzed_sha=settings.ref,
         schema_version=CURRENT_SCHEMA_VERSION,
@@ -221,6 +239,17 @@ def _build_record(
         enclosing_function=function,
         enclosing_class=class_,
     )
+
+
+def generated_fields(explanation: Explanation) -> list[str]:
+    """Return the wire names of the record fields whose text the explainer generated."""
+    named = [
+        ("documentation", explanation.documentation),
+        ("triggerScenarios", explanation.trigger_scenarios),
+        ("solutions", explanation.solutions),
+        ("exampleFix", explanation.example_fix),
+    ]
+    return [name for name, value in named if value]
 
 
 def record_id(settings: MineSettings, file_path: str, error_class: str, template: str, occurrence: int) -> str:

@@ -106,6 +106,7 @@ def _collect(tasks: list[FileTask], results: list[_FileResult], skipped_dirs: li
         report.literal_style_raises += outcome.literal_style_raises
         report.literal_style_emitted += outcome.literal_style_emitted
         report.skipped_raises.extend(outcome.skipped_raises)
+        report.explain_skips.update(outcome.explain_skips)
         report.skipped_files.extend([result.skipped] if result.skipped else [])
         records.extend(outcome.records)
     records.sort(key=lambda r: (r.file_path or "", r.line_number or 0, r.id))

@@ -153,10 +153,16 @@ def test_record_fields_of_a_guarded_raise(fixture_records: list[Record]) -> None
     assert "raise ValueError(" in (record.source_code or "")
     assert record.slug == "assisted-generation-is-not-supported-with-stateful"
     assert record.message_pattern == "(?s)assisted generation is not supported with stateful models, such as (.+?)"
-    assert record.trigger_scenarios == "if self._is_stateful and checked (inside: if generation_mode == 'assisted')"
-    assert record.documentation == (
-        "In assisted generation we need the ability to confirm tokens, which is not possible with stateful models."
+    assert record.trigger_scenarios == (
+        "When you call `model.validate()` and `self._is_stateful` is True and `checked` is set (not empty), "
+        "in the branch where `generation_mode` == `'assisted'`."
     )
+    assert record.documentation == (
+        "`model.validate()` requires that `self._is_stateful` is False or `checked` is empty or None; otherwise it "
+        "raises `ValueError`. The source says: “In assisted generation we need the ability to confirm tokens, which "
+        "is not possible with stateful models.”"
+    )
+    assert record.generated == ["documentation", "triggerScenarios"]
     assert (record.enclosing_class, record.enclosing_function) == ("GenerationMixin", "validate")
     assert (record.error_type, record.severity, record.origin, record.schema_version) == (
         "validation",

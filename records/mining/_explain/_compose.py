@@ -1,0 +1,562 @@
+"""Write what a raise means, when it happens, how to fix it and an example fix, from its facts.
+
+Every sentence is built from the guard (read by :mod:`._conditions`), the names in it, the function
+and class around the raise, their docstrings and the message. A shape the generator cannot read
+gives no text for that field; the reason is kept in :attr:`Explanation.skipped`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from records.mining._explain._conditions import (
+    All,
+    Any,
+    Atom,
+    Cond,
+    atom_fields,
+    atoms,
+    negate,
+    read_condition,
+    say,
+    variant,
+)
+from records.mining._explain._facts import SiteFacts
+from records.mining._explain._message import MessageFacts, identifiers, read_message, requirement_advice
+
+MAX_CONDITION_WORDS = 320
+MAX_SOLUTIONS = 5
+MAX_TYPED = 3
+MAX_PARAM_DOCS = 3
+_PIP_NAMES = {
+    "sklearn": "scikit-learn", "vision": "Pillow", "pil": "Pillow", "cv2": "opencv-python", "bs4": "beautifulsoup4",
+    "flash_attn": "flash-attn", "yaml": "pyyaml", "speech": "torchaudio", "tf": "tensorflow", "g2p_en": "g2p-en",
+    "torchvision": "torchvision", "torchaudio": "torchaudio", "pytesseract": "pytesseract",
+    "flash_attn_3": "flash-attn-3", "kernels": "kernels", "mistral_common": "mistral-common", "torchao": "torchao",
+    "auto_round": "auto-round", "compressed_tensors": "compressed-tensors", "optimum_quanto": "optimum-quanto",
+    "gptqmodel": "gptqmodel", "hqq": "hqq", "fbgemm_gpu": "fbgemm-gpu", "num2words": "num2words",
+}  # fmt: skip
+# Single-word ``is_<x>_available`` checks that are about hardware or a feature, not a package to install.
+_NOT_PACKAGES = frozenset({
+    "cuda", "mps", "xpu", "npu", "tpu", "hpu", "mlu", "musa", "sdpa", "offline", "fp8", "tf32", "bf16", "fp16",
+    "gpu", "cpu", "sagemaker", "training", "remote", "kenlm", "torchdynamo", "ninja", "apex",
+})  # fmt: skip
+_INVERSE_WORDS = {"<": "older than", "<=": "at most", ">": "newer than", ">=": "at least", "==": "exactly", "!=": "not"}
+_PLACEHOLDER = re.compile(r"\{[^{}\s]+\}")
+
+
+@dataclass
+class Explanation:
+    """Generated text for one record's fields; an absent field is None (or empty), never a guess."""
+
+    documentation: str | None = None
+    trigger_scenarios: str | None = None
+    solutions: list[str] = field(default_factory=list)
+    example_fix: str | None = None
+    skipped: list[str] = field(default_factory=list)
+
+
+def explain(facts: SiteFacts) -> Explanation:
+    """Return the explanation of one raise site."""
+    message = read_message(facts.template)
+    out = Explanation()
+    violation, context, reason = _violation(facts)
+    if reason:
+        out.skipped.append(reason)
+    if violation is not None:
+        out.documentation = _meaning(facts, violation)
+        out.trigger_scenarios = _when(facts, violation, context)
+    elif facts.unconditional:
+        out.documentation, out.trigger_scenarios = _always(facts)
+    typed = _typed_solutions(facts, violation) if violation is not None else []
+    if facts.unconditional and facts.error_class == "NotImplementedError" and facts.function is not None:
+        owner = f" in your subclass of `{facts.class_name}`" if facts.class_name else ""
+        typed.append(f"Use a class that implements `{facts.function.name}()`, or implement it{owner}.")
+    names = frozenset(
+        [*facts.params, *facts.init_fields, *(a.subject for a in atoms(violation))] if violation else facts.params
+    )
+    requirement = requirement_advice(facts.template, names)
+    advice = [*_message_solutions(message, typed), *([requirement] if requirement else [])]
+    checked = _checked_names(facts, violation)
+    if checked and not typed:
+        advice += [f"{sentence.rstrip('.')} (the check is on {checked})." for sentence in message.vague_advice]
+    out.solutions = _dedupe([*typed[:MAX_TYPED], *advice])[:MAX_SOLUTIONS]
+    out.example_fix = _example(facts, violation, message)
+    if out.documentation is not None:
+        out.documentation = _with_docs(out.documentation, facts, violation)
+    return out
+
+
+# --- the condition under which the error is raised ---------------------------------------------
+
+
+def _violation(facts: SiteFacts) -> tuple[Cond | None, Cond | None, str | None]:
+    """Return the innermost guard (as when-raised), the outer guards, and why nothing was read."""
+    if not facts.guards:
+        if facts.in_except is not None:
+            return None, None, "raise in an except block with no condition"
+        return None, None, None if facts.unconditional else "no guard"
+    read: list[Cond] = []
+    for guard in facts.guards:
+        cond = read_condition(guard.test, _namer(facts), facts.constants.get)
+        if cond is None:
+            if not read:
+                return None, None, "condition with side effects"
+            break
+        read.append(cond if guard.holds else negate(cond))
+    merged = _merge_elif_chain(read)
+    inner, outer = merged[0], merged[1:]
+    if len(say(inner)) > MAX_CONDITION_WORDS:
+        return None, None, "condition too long to say"
+    context = All(tuple(outer)) if len(outer) > 1 else outer[0] if outer else None
+    if context is not None and len(say(context)) > MAX_CONDITION_WORDS:
+        context = None
+    return inner, context, None
+
+
+def _merge_elif_chain(conds: list[Cond]) -> list[Cond]:
+    """Fold ``if x == a ... elif x == b ... else: raise`` into one ``x is not one of a, b`` atom."""
+    values: list[str] = []
+    subject = None
+    for cond in conds:
+        if not (isinstance(cond, Atom) and cond.kind == "compare" and cond.op == "!=" and cond.constant is not None):
+            break
+        if subject not in (None, cond.subject):
+            break
+        subject = cond.subject
+        values.append(cond.other)
+    if subject is None or len(values) < 2:
+        return conds
+    member = Atom("member", subject, negated=True, values=tuple(reversed(values)))
+    return [member, *conds[len(values) :]]
+
+
+def _namer(facts: SiteFacts) -> Callable[[ast.expr], str]:
+    def name(node: ast.expr) -> str:
+        text = ast.unparse(node)
+        if text.startswith("self.config."):
+            return text.removeprefix("self.")
+        head, _, rest = text.partition(".")
+        if head == "self" and rest in facts.init_fields:
+            return rest
+        return text if len(text) <= 80 else text[:77] + "..."
+
+    return name
+
+
+# --- what it means and when it happens ----------------------------------------------------------
+
+
+def _where(facts: SiteFacts) -> str:
+    if facts.entry is not None:
+        return f"`{facts.entry.display}`"
+    if facts.function is not None:
+        owner = f"{facts.class_name}." if facts.class_name else ""
+        return f"`{owner}{facts.function.name}()`"
+    return "This module"
+
+
+def _meaning(facts: SiteFacts, v: Cond) -> str:
+    """Return the what-it-means sentence for the shape of the condition."""
+    where = _where(facts)
+    given = [a for a in _top(v) if a.kind == "none" and a.negated]
+    missing = [a for a in _top(v) if a.kind == "none" and not a.negated]
+    if isinstance(v, All) and len(given) >= 2:
+        return f"{where} accepts only one of {_names(given, 'and')}; here both were given."
+    if isinstance(v, All) and len(missing) >= 2 and len(missing) == len(v.parts):
+        return f"{where} needs at least one of {_names(missing, 'or')}; here none was given."
+    if isinstance(v, Atom):
+        sentence = _atom_meaning(where, v, facts)
+        if sentence:
+            return sentence
+    return f"{where} requires that {say(negate(v))}; otherwise it raises `{facts.error_class}`."
+
+
+_MEANING = {
+    "none+": "{where} needs {s}, but it is None.",
+    "none-": "{where} does not accept {s} here: it must be left unset (None).",
+    "flag-": "{where} works only with {s} enabled; here it is False.",
+    "flag+": "{where} does not work with {s} enabled; here it is True.",
+    "member-": "{where} accepts only these values for {s}: {values}.",
+    "member+": "{where} does not accept {s} = {values_or}.",
+    "compare_ne_const": "{where} supports only {s} = {other}.",
+    "compare_eq_const": "{where} does not support {s} = {other}.",
+    "compare_const": "{where} refuses {s} {op} {other}: it must be {inverse} {other}.",
+    "compare_var": "{where} requires {s} {inverse} {other}.",
+    "exactly_one+": "{where} needs exactly one of {s} and {other}: one of them, not both and not neither.",
+    "multiple-": "{where} needs {s} to be a multiple of {other}.",
+    "instance-": "{where} expects {s} to be a {types}.",
+    "available-": "{where} needs the `{package}` package{minimum}, which is not installed.",
+    "version": "{where} needs `{subject}` {inverse_vwords} {version}; the installed one is not.",
+}
+
+
+def _atom_meaning(where: str, a: Atom, facts: SiteFacts) -> str | None:
+    key = variant(a)
+    if key == "available-" and not _installable(a.subject):
+        return None
+    template = _MEANING.get(key)
+    return template.format(where=where, package=_pip_name(a.subject), **atom_fields(a)) if template else None
+
+
+def _when(facts: SiteFacts, v: Cond, context: Cond | None) -> str:
+    where = _where(facts)
+    via = ""
+    if facts.entry is not None and facts.entry.via:
+        via = " (through " + ", ".join(f"`{h}`" for h in facts.entry.via) + ")"
+    text = f"When you call {where}{via} and {say(v)}."
+    if context is not None:
+        text = text[:-1] + f", in the branch where {say(context)}."
+    params = _parameters(facts, v)
+    if params:
+        text += " Parameters involved: " + ", ".join(f"`{p}`" for p in params) + "."
+    return text
+
+
+def _always(facts: SiteFacts) -> tuple[str | None, str | None]:
+    function = facts.function
+    if function is None:
+        return None, None
+    name = f"{facts.class_name}.{function.name}()" if facts.class_name else f"{function.name}()"
+    if facts.error_class == "NotImplementedError":
+        owner = f" in `{facts.class_name}`" if facts.class_name else ""
+        meaning = f"`{name}` is not implemented{owner}: calling it always raises `NotImplementedError`."
+    else:
+        meaning = f"`{name}` cannot be used in this version: its body only raises `{facts.error_class}`."
+    return meaning, f"On every call to `{name}`: the raise is the first statement of the function."
+
+
+def _parameters(facts: SiteFacts, v: Cond) -> list[str]:
+    """Return the arguments and config fields a condition reads, in order."""
+    found: list[str] = []
+    for name in (n for atom in atoms(v) for n in (atom.subject, atom.other if atom.kind == "exactly_one" else "")):
+        known = name in facts.params or name in facts.init_fields or name.startswith(("config.", "generation_config."))
+        if known and name not in found:
+            found.append(name)
+    return found
+
+
+def _with_docs(text: str, facts: SiteFacts, v: Cond | None) -> str:
+    """Add the comment that explains the check (if one does) and the parameters' own documentation."""
+    if facts.comment and v is not None and _explains(facts.comment, v):
+        text += f" The source says: “{facts.comment.rstrip('.')}.”"
+    lines = []
+    for name in (_parameters(facts, v) if v is not None else [])[:MAX_PARAM_DOCS]:
+        doc = facts.param_docs.get(name.rsplit(".", 1)[-1])
+        if doc:
+            lines.append(f"`{name}`: {doc}")
+    return "\n\n".join([text, *lines])
+
+
+_RESTATING = re.compile(
+    r"^(test|check|checks|checking|verify|make sure|ensure|raise|error|todo|fixme|note|we cannot)\b", re.I
+)
+
+
+def _explains(comment: str, v: Cond) -> bool:
+    """Tell whether a comment explains the check: it names something the condition tests, and says why."""
+    if _RESTATING.match(comment) or len(comment.split()) < 6:
+        return False
+    words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", comment)}
+    parts = (p.lower() for atom in atoms(v) for p in re.findall(r"[A-Za-z0-9]+", atom.subject))
+    tested = {p for p in parts if len(p) > 3 and p not in {"self", "config", "none", "true", "false"}}
+    return bool(words & tested) and bool(
+        re.search(r"\b(because|since|so that|otherwise|as |would|cannot|can't|needs?|requires?|only)\b", comment)
+    )
+
+
+# --- solutions ------------------------------------------------------------------------------------
+
+
+def _top(v: Cond) -> list[Atom]:
+    parts = v.parts if isinstance(v, All | Any) else (v,)
+    return [p for p in parts if isinstance(p, Atom)]
+
+
+def _names(found: list[Atom], joiner: str) -> str:
+    names = [f"`{a.subject}`" for a in found]
+    return ", ".join(names[:-1]) + f" {joiner} {names[-1]}"
+
+
+def _typed_solutions(facts: SiteFacts, v: Cond) -> list[str]:
+    given = [a for a in _top(v) if a.kind == "none" and a.negated]
+    missing = [a for a in _top(v) if a.kind == "none" and not a.negated]
+    found: list[str] = []
+    if isinstance(v, All) and len(given) >= 2:
+        found.append(f"Pass only one of {_names(given, 'and')} to {_where(facts)}; drop the others.")
+        return found
+    if isinstance(v, All) and len(missing) >= 2:
+        found.append(f"Pass at least one of {_names(missing, 'or')} to {_where(facts)}.")
+        return found
+    for atom in _top(v):
+        if isinstance(v, All) and atom.kind == "none" and atom.negated:
+            continue  # ``x is not None and <check of x>``: being given is the precondition, not the fault
+        step = _atom_solution(atom, facts)
+        if step and step not in found:
+            found.append(step)
+    return found
+
+
+def _settable(subject: str, facts: SiteFacts) -> bool:
+    """Tell whether a user sets ``subject``: an argument, a constructor field or a config attribute."""
+    if re.fullmatch(r"(?:self\.)?(?:generation_)?config\.\w+", subject):
+        return True
+    name = subject[4:-1] if subject.startswith("len(") and subject.endswith(")") else subject
+    return name in facts.params or name in facts.init_fields
+
+
+# Steps per shape: (when the user passes the value to a call, otherwise).
+_SOLUTION = {
+    "none+": ("Pass {s} to {setter}; it must not be None.", "Set {s}; it is None when this check runs."),
+    "none-": ("Leave {s} unset (None) when calling {setter}.", "Leave {s} unset (None) here."),
+    "flag-": ("Pass `{last}=True` to {setter}{trust}.", "Set {s} to True{trust}."),
+    "flag+": ("Pass `{last}=False` to {setter}.", "Set {s} to False."),
+    "truthy-": ("Give a non-empty {s} to {setter}.", "Give a non-empty {s}."),
+    "member-": ("Set {s} to one of {values}.",) * 2,
+    "member+": ("Set {s} to a value other than {values}.",) * 2,
+    "member_ref-": ("Set {s} to a value listed in {other}.",) * 2,
+    "compare_ne_const": ("Set {s} to {other}.",) * 2,
+    "compare_eq_const": ("Set {s} to a value other than {other}.",) * 2,
+    "compare_const": ("Set {s} to a value {inverse} {other}.", "{verb} {s} to a value {inverse} {other}."),
+    "instance-": ("Pass {s} as a {types}.",) * 2,
+    "multiple-": ("Set {s} to a multiple of {other}.",) * 2,
+}
+_SIZES = re.compile(r"len\(|shape|size|num_|dim|length|count")
+
+
+def _atom_solution(a: Atom, facts: SiteFacts) -> str | None:
+    if a.kind in {"available", "version"}:
+        return _package_solution(a)
+    fields = atom_fields(a)
+    if a.kind == "exactly_one" and not a.negated:
+        return "Pass exactly one of {s} and {other} to {where}.".format(where=_where(facts), **fields)
+    if not _settable(a.subject, facts):
+        return None  # a local value: the user cannot set it, and a step about it would mislead
+    key = variant(a)
+    if key == "compare_var":
+        sized = fields["inverse"] in {"==", "!="} and _SIZES.search(a.subject) and _SIZES.search(a.other)
+        return "Make {s} {inverse} {other}.".format(**fields) if sized else None
+    setter = _setter(a.subject, facts)
+    templates = _SOLUTION.get(key)
+    if templates is None:
+        return None
+    trust = " (only for a repository whose code you trust)" if "trust_remote_code" in a.subject else ""
+    verb = "Make" if "(" in a.subject else "Set"
+    template = templates[0] if setter else templates[1]
+    return template.format(setter=setter, trust=trust, verb=verb, **fields)
+
+
+def _package_solution(a: Atom) -> str | None:
+    if a.kind == "available" and a.negated and _installable(a.subject):
+        package = _pip_name(a.subject)
+        checked = "" if package == a.subject else f" (the check is `is_{a.subject}_available()`)"
+        return f"Install `{package}`{checked}: `{_install_line(a)}`."
+    if a.kind == "version":
+        return _version_solution(a)
+    return None
+
+
+def _version_solution(a: Atom) -> str:
+    package = _pip_name(a.subject)
+    if a.op in {"<", "<="}:
+        bound, wanted = (">=", f"{a.version} or newer") if a.op == "<" else (">", f"a version newer than {a.version}")
+        return f'Upgrade `{package}` to {wanted}: `pip install -U "{package}{bound}{a.version}"`.'
+    bound = "<" if a.op == ">=" else "<="
+    return f'Install an older `{package}`: `pip install "{package}{bound}{a.version}"`.'
+
+
+def _message_solutions(message: MessageFacts, typed: list[str]) -> list[str]:
+    found: list[str] = []
+    if message.removed is not None:
+        name, version = message.removed
+        found.append(
+            f'To keep using `{name}`, install a release before {version}: `pip install "transformers<{version}"`.'
+        )
+    if message.pip and not any(message.pip in t for t in typed):
+        package = message.pip.split()[-1].strip("\"'")
+        found.append(f"Install `{package}`: `{message.pip}`.")
+    found.extend(message.advice)
+    return found
+
+
+def _checked_names(facts: SiteFacts, v: Cond | None) -> str | None:
+    """Return the names the failing check tests, in backticks, when they are plain names."""
+    if v is None:
+        return None
+    names = list(dict.fromkeys(a.subject for a in _top(v) if re.fullmatch(r"[A-Za-z_][\w.]*", a.subject)))
+    return ", ".join(f"`{n}`" for n in names[:3]) or None
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    seen: set[str] = set()
+    kept = []
+    for item in items:
+        key = re.sub(r"\W+", " ", item.lower()).strip()
+        if key not in seen and not _PLACEHOLDER.search(item):
+            seen.add(key)
+            kept.append(item)
+    return kept
+
+
+def _installable(subject: str) -> bool:
+    return subject in _PIP_NAMES or ("_" not in subject and subject not in _NOT_PACKAGES)
+
+
+def _pip_name(subject: str) -> str:
+    return _PIP_NAMES.get(subject, subject.replace("_", "-"))
+
+
+def _install_line(a: Atom) -> str:
+    package = _pip_name(a.subject)
+    return f'pip install "{package}>={a.version}"' if a.version else f"pip install {package}"
+
+
+# --- example fix -----------------------------------------------------------------------------------
+
+
+def _setter(subject: str, facts: SiteFacts) -> str | None:
+    """Return the call a user passes ``subject`` to (``model.generate(...)``), if it is an argument of one."""
+    entry = facts.entry
+    if "." in subject or entry is None:
+        return None
+    function = entry.function
+    names = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]} if function is not None else set()
+    if entry.display.endswith("(...)") and (subject in facts.init_fields or subject in names):
+        return f"`{entry.display}`"
+    if subject in names:
+        return f"`{entry.display}`"
+    return None
+
+
+def _call(facts: SiteFacts, argument: str) -> str | None:
+    if facts.entry is None:
+        return None
+    display = facts.entry.display
+    if display.endswith("(...)"):
+        return display.replace("(...)", f"(..., {argument})")
+    owner, _, method = display.rpartition(".")
+    if method in {"__call__()", "forward()"}:
+        return f"{_variable(owner)}(..., {argument})"
+    if owner and not owner[:1].isupper():
+        return f"{owner}.{method[:-2]}(..., {argument})"  # already a variable (``model.generate()``)
+    return f"{_variable(owner)}.{method[:-2]}(..., {argument})" if owner else f"{display[:-2]}(..., {argument})"
+
+
+def _variable(class_name: str) -> str:
+    for word, variable in (("Tokenizer", "tokenizer"), ("Processor", "processor"), ("Config", "config"),
+                           ("Trainer", "trainer"), ("Pipeline", "pipe"), ("Arguments", "args")):  # fmt: skip
+        if word in class_name:
+            return variable
+    return (
+        "model"
+        if re.search(r"Model|For[A-Z]|Mixin|PreTrained", class_name)
+        else re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
+    )
+
+
+def _example(facts: SiteFacts, v: Cond | None, message: MessageFacts) -> str | None:
+    if v is not None:
+        found = _shape_example(facts, v)
+        if found:
+            return found
+        for atom in _top(v):
+            if atom.kind == "available" and atom.negated and _installable(atom.subject):
+                return _install_line(atom)
+            if atom.kind == "version":
+                return _version_solution(atom).split(": ", 1)[1].strip("`.")
+    return message.pip or message.code
+
+
+def _shape_example(facts: SiteFacts, v: Cond) -> str | None:
+    given = [a for a in _top(v) if a.kind == "none" and a.negated]
+    if isinstance(v, All) and len(given) >= 2 and all(_setter(a.subject, facts) for a in given):
+        before = _call(facts, ", ".join(f"{a.subject}={a.subject}" for a in given))
+        after = _call(facts, f"{given[0].subject}={given[0].subject}")
+        return _before_after(before, after, after_note="only one of them")
+    if not isinstance(v, Atom) or not _setter(v.subject, facts):
+        return None
+    builder = _EXAMPLES.get(variant(v))
+    return builder(facts, v) if builder else None
+
+
+def _before_after(before: str | None, after: str | None, *, before_note: str = "", after_note: str = "") -> str | None:
+    if before is None or after is None:
+        return None
+    head = f"# before: {before_note}" if before_note else "# before"
+    tail = f"# after: {after_note}" if after_note else "# after"
+    return f"{head}\n{before}\n\n{tail}\n{after}"
+
+
+def _exactly_one_example(facts: SiteFacts, v: Atom) -> str | None:
+    if not _setter(v.other, facts):
+        return None
+    before = _call(facts, f"{v.subject}={v.subject}, {v.other}={v.other}")
+    return _before_after(before, _call(facts, f"{v.subject}={v.subject}"), before_note="both given",
+                         after_note="exactly one")  # fmt: skip
+
+
+def _flag_example(facts: SiteFacts, v: Atom) -> str | None:
+    return _before_after(_call(facts, f"{v.subject}={not v.negated}"), _call(facts, f"{v.subject}={v.negated}"))
+
+
+def _none_example(facts: SiteFacts, v: Atom) -> str | None:
+    present, absent = _call(facts, f"{v.subject}={v.subject}"), _call(facts, "")
+    absent = absent.replace("(..., )", "(...)") if absent else None
+    return _before_after(present, absent) if v.negated else _before_after(absent, present)
+
+
+def _only_value_example(facts: SiteFacts, v: Atom) -> str | None:
+    after = _call(facts, f"{v.subject}={v.other}")
+    return f"# after: the only supported value\n{after}" if after else None
+
+
+def _boundary_example(facts: SiteFacts, v: Atom) -> str | None:
+    if not isinstance(v.constant, int | float) or isinstance(v.constant, bool):
+        return None
+    values = _boundary(v.op, v.constant)
+    if values is None:
+        return None
+    before, after = _call(facts, f"{v.subject}={values[0]}"), _call(facts, f"{v.subject}={values[1]}")
+    return _before_after(before, after, before_note=f"{v.subject} {v.op} {v.other}")
+
+
+def _member_example(facts: SiteFacts, v: Atom) -> str | None:
+    after = _call(facts, f"{v.subject}={v.values[0]}")
+    return f"# after: one of the accepted values\n{after}" if after else None
+
+
+_EXAMPLES = {
+    "exactly_one+": _exactly_one_example,
+    "flag+": _flag_example,
+    "flag-": _flag_example,
+    "none+": _none_example,
+    "none-": _none_example,
+    "compare_ne_const": _only_value_example,
+    "compare_const": _boundary_example,
+    "member-": _member_example,
+}
+
+
+def _boundary(op: str, constant: float) -> tuple[float, float] | None:
+    """Return a value that fails the check and one that passes it, next to the constant."""
+    if op == "<=":
+        return constant, constant + 1
+    if op == "<":
+        return constant - 1, constant
+    if op == ">":
+        return constant + 1, constant
+    if op == ">=" and constant >= 1:
+        return constant, constant - 1
+    return None
+
+
+def text_fields(explanation: Explanation) -> list[str]:
+    """Return every generated text of an explanation (for checks)."""
+    texts = [explanation.documentation, explanation.trigger_scenarios, explanation.example_fix]
+    return [t for t in texts if t] + explanation.solutions
+
+
+__all__ = ["Explanation", "explain", "identifiers", "text_fields"]

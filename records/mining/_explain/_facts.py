@@ -1,0 +1,265 @@
+"""Gather, from one parsed module, what the explanation of a ``raise`` is built from.
+
+Per module (once): which function calls which (to walk from a private helper up to the public
+method a user calls), each class's constructor arguments and documented parameters, and module
+constants holding a list of allowed values. Per raise: the guards on the path to it, the function
+and class around it, the entry point, the documentation of the parameters involved.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from records.mining._explain._docstrings import field_help, parameter_docs
+
+MAX_CALL_DEPTH = 4
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__"})
+# Entry points people call, preferred when a helper is reached from several public methods.
+_PREFERRED = (
+    "generate", "from_pretrained", "train", "__call__", "forward", "save_pretrained", "push_to_hub",
+    "evaluate", "predict", "encode", "decode", "pad", "apply_chat_template", "preprocess",
+)  # fmt: skip
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One test on the path to a raise: the raise runs when ``test`` is ``holds``."""
+
+    test: ast.expr
+    holds: bool
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The public entry point a user most likely called, and the private helpers it goes through."""
+
+    display: str  # "generate()", "TrainingArguments(...)", "LlamaModel.forward()"
+    function: Function | None
+    via: tuple[str, ...] = ()
+
+
+@dataclass
+class SiteFacts:
+    """Everything about one raise that its explanation is built from (plain AST and strings)."""
+
+    error_class: str
+    template: str
+    guards: list[Guard]
+    in_except: str | None  # the class(es) an enclosing except clause catches, when it is the innermost guard
+    function: Function | None
+    class_node: ast.ClassDef | None
+    entry: Entry | None
+    init_fields: frozenset[str]
+    param_docs: dict[str, str]
+    constants: dict[str, tuple[str, ...]]
+    comment: str | None
+    unconditional: bool = False
+    params: tuple[str, ...] = field(default=())
+
+    @property
+    def class_name(self) -> str | None:
+        """Return the name of the class around the raise, if any."""
+        return self.class_node.name if self.class_node is not None else None
+
+
+class ModuleIndex:
+    """Facts about one module that every raise in it shares, built on first use."""
+
+    def __init__(self, tree: ast.Module, parents: dict[ast.AST, ast.AST], calls: dict[str, list[ast.Call]]) -> None:
+        self.tree = tree
+        self.parents = parents
+        self.calls = calls
+        self._callers: dict[tuple[str | None, str], list[Function]] = {}
+        self._init_fields: dict[ast.ClassDef, frozenset[str]] = {}
+        self._docs: dict[ast.AST, dict[str, str]] = {}
+
+    @cached_property
+    def owners(self) -> dict[Function, ast.ClassDef | None]:
+        """Map every function directly in the module or directly in a class to that class (or None)."""
+        found: dict[Function, ast.ClassDef | None] = {}
+        for statement in self.tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                found[statement] = None
+            elif isinstance(statement, ast.ClassDef):
+                for inner in statement.body:
+                    if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                        found[inner] = statement
+        return found
+
+    def callers(self, owner: ast.ClassDef | None, name: str) -> list[Function]:
+        """Return the functions of the module that call ``name`` (a method of ``owner``, or a module function)."""
+        key = (owner.name if owner is not None else None, name)
+        if key not in self._callers:
+            found: list[Function] = []
+            for call in self.calls.get(name, []):
+                caller = self._function_of(call)
+                if caller is None or caller in found or _callee(call.func, self.owners.get(caller)) != key:
+                    continue
+                found.append(caller)
+            self._callers[key] = found
+        return self._callers[key]
+
+    def _function_of(self, node: ast.AST) -> Function | None:
+        """Return the module-level or class-level function a node is in."""
+        while node in self.parents:
+            node = self.parents[node]
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node in self.owners:
+                return node
+        return None
+
+    @cached_property
+    def constants(self) -> dict[str, tuple[str, ...]]:
+        """Module names bound to a literal list, tuple, set or dict of constants (allowed values)."""
+        found: dict[str, tuple[str, ...]] = {}
+        for statement in self.tree.body:
+            target = statement.targets[0] if isinstance(statement, ast.Assign) and statement.targets else None
+            if isinstance(statement, ast.AnnAssign):
+                target = statement.target
+            value = getattr(statement, "value", None)
+            if not isinstance(target, ast.Name) or value is None:
+                continue
+            items: list[ast.expr | None] = list(
+                value.keys if isinstance(value, ast.Dict) else getattr(value, "elts", [])
+            )
+            literal = isinstance(value, ast.List | ast.Tuple | ast.Set | ast.Dict) and 0 < len(items) <= 12
+            if literal and all(isinstance(i, ast.Constant) for i in items):
+                found[target.id] = tuple(repr(i.value) for i in items if isinstance(i, ast.Constant))
+        return found
+
+    def init_fields(self, cls: ast.ClassDef) -> frozenset[str]:
+        """Return the names a class takes at construction (``__init__`` arguments, popped kwargs, fields)."""
+        if cls not in self._init_fields:
+            self._init_fields[cls] = _init_fields(cls)
+        return self._init_fields[cls]
+
+    def docs(self, node: ast.ClassDef | Function) -> dict[str, str]:
+        """Return the documented parameters of a class (docstring and field help) or function."""
+        if node not in self._docs:
+            docs = parameter_docs(ast.get_docstring(node, clean=True))
+            if isinstance(node, ast.ClassDef):
+                docs = {**field_help(node), **docs}
+            self._docs[node] = docs
+        return self._docs[node]
+
+    def entry(self, function: Function | None, owner: ast.ClassDef | None) -> Entry | None:
+        """Return the public entry point that reaches ``function`` (walking up callers in the module)."""
+        if function is None:
+            return None
+        best: tuple[int, Function, tuple[str, ...]] | None = None
+        seen = {function}
+        queue: deque[tuple[Function, tuple[str, ...]]] = deque([(function, ())])
+        while queue:
+            current, via = queue.popleft()
+            rank = _rank(current.name)
+            if rank is not None and (best is None or rank < best[0]):
+                best = (rank, current, via)
+            if current.name in _CONSTRUCTORS or len(via) >= MAX_CALL_DEPTH:
+                continue
+            current_owner = self.owners.get(current)
+            for caller in self.callers(current_owner, current.name):
+                same_scope = current_owner is None or self.owners.get(caller) is current_owner
+                if caller not in seen and same_scope:
+                    seen.add(caller)
+                    queue.append((caller, (*via, f"{current.name}()")))
+        if best is None:
+            return None
+        _rank_value, chosen, via = best
+        return Entry(_display(chosen, self.owners.get(chosen, owner)), chosen, via)
+
+
+def _rank(name: str) -> int | None:
+    """Return how good a function is as an entry point (lower is better), None for a private one."""
+    if name in _CONSTRUCTORS:
+        return 0
+    if name in _PREFERRED:
+        return 1 + _PREFERRED.index(name)
+    if name.startswith("__") and name.endswith("__"):
+        return 40  # a dunder is reached through an operator or a built-in, which the user did call
+    if name.startswith("_"):
+        return None
+    return 50
+
+
+def _display(function: Function, owner: ast.ClassDef | None) -> str:
+    if owner is None:
+        return f"{function.name}()"
+    if function.name in _CONSTRUCTORS:
+        return f"{owner.name}(...)"
+    if owner.name.endswith("Mixin") or owner.name == "PreTrainedModel":
+        return f"model.{function.name}()"  # a mixin's methods are called on the model that inherits them
+    return f"{owner.name}.{function.name}()"
+
+
+def _callee(func: ast.expr, owner: ast.ClassDef | None) -> tuple[str | None, str] | None:
+    """Return the (class, name) key a call refers to inside the module, if it plainly does."""
+    if isinstance(func, ast.Name):
+        return (None, func.id)
+    if isinstance(func, ast.Attribute) and owner is not None:
+        target = func.value
+        if isinstance(target, ast.Name) and target.id in {"self", "cls", owner.name}:
+            return (owner.name, func.attr)
+        if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "super":
+            return None
+    return None
+
+
+def _init_fields(cls: ast.ClassDef) -> frozenset[str]:
+    names: set[str] = set()
+    for statement in cls.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            names.add(statement.target.id)  # dataclass-style field
+        elif isinstance(statement, ast.FunctionDef) and statement.name == "__init__":
+            arguments = statement.args
+            names |= {a.arg for a in [*arguments.args[1:], *arguments.kwonlyargs, *arguments.posonlyargs]}
+            for node in ast.walk(statement):  # self.x = kwargs.pop("x", default)
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in {"pop", "get"}
+                ):
+                    first = node.args[0] if node.args else None
+                    on_kwargs = isinstance(node.func.value, ast.Name) and node.func.value.id == "kwargs"
+                    if on_kwargs and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        names.add(first.value)
+    return frozenset(names)
+
+
+def site_guards(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[list[Guard], str | None, bool]:
+    """Return the guards around a raise (innermost first), what an innermost except catches, and
+    whether the raise runs unconditionally at the top of its function body."""
+    guards: list[Guard] = []
+    caught: str | None = None
+    child: ast.AST = node
+    while child in parents:
+        parent = parents[child]
+        if isinstance(parent, _SCOPES):
+            break
+        if isinstance(parent, ast.If | ast.While) and child is not parent.test:
+            holds = any(item is child for item in parent.body)
+            guards.append(Guard(parent.test, holds))
+        elif isinstance(parent, ast.ExceptHandler) and not guards and caught is None:
+            caught = ast.unparse(parent.type) if parent.type is not None else "Exception"
+        elif isinstance(parent, ast.IfExp | ast.match_case):
+            return [], None, False  # not read: a match case or conditional expression
+        child = parent
+    unconditional = not guards and caught is None and _first_in_body(node, parents)
+    return guards, caught, unconditional
+
+
+def _first_in_body(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Tell whether a raise is a direct statement of a function body, after only a docstring/imports."""
+    parent = parents.get(node)
+    if not isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    for statement in parent.body:
+        if statement is node:
+            return True
+        if isinstance(statement, ast.Expr | ast.Import | ast.ImportFrom | ast.Pass):
+            continue
+        return False
+    return False

@@ -1,0 +1,286 @@
+"""Generated explanations of mined raises: one small module per guard shape, and the bad inputs."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from records.merge import merge_site
+from records.mining import mine_tree
+from records.mining.versions import fold_versions, version_sentence
+from records.model import Record
+from tests.conftest import make_record
+
+GENERATION = '''
+class GenerationMixin:
+    def generate(self, inputs=None, repetition_penalty=1.0, num_beams=1, assistant_model=None, streamer=None):
+        """Generate.
+
+        Args:
+            repetition_penalty (`float`, *optional*):
+                The parameter for repetition penalty. 1.0 means no penalty.
+            num_beams (`int`):
+                Number of beams for beam search.
+        """
+        self._validate(repetition_penalty, num_beams, assistant_model, streamer)
+
+    def _validate(self, repetition_penalty, num_beams, assistant_model, streamer):
+        if repetition_penalty <= 0:
+            raise ValueError(f"`repetition_penalty` has to be a strictly positive float, but is {repetition_penalty}")
+        if assistant_model is not None and streamer is not None:
+            raise ValueError("You cannot pass both `assistant_model` and `streamer`.")
+'''
+
+MODULE = """
+import importlib.metadata
+from packaging import version
+
+ALLOWED = ("adamw_torch", "sgd")
+
+
+def is_accelerate_available(min_version=None):
+    return True
+
+
+def from_pretrained(path, trust_remote_code=False, optim="adamw_torch", dtype="auto", **kwargs):
+    if not trust_remote_code:
+        raise ValueError("Loading this model requires you to execute custom code. Pass `trust_remote_code=True`.")
+    if optim not in ALLOWED:
+        raise ValueError(f"Unknown optimizer {optim}.")
+    if not is_accelerate_available("0.26.0"):
+        raise ImportError("Using `device_map` requires accelerate: `pip install 'accelerate>=0.26.0'`")
+    if version.parse(importlib.metadata.version("bitsandbytes")) < version.parse("0.43.1"):
+        raise ImportError("Your bitsandbytes is too old.")
+    if kwargs.pop("legacy", None):
+        raise ValueError("The `legacy` argument is not supported any more.")
+    try:
+        import missing_module  # noqa: F401
+    except ImportError:
+        raise ImportError("We could not import the module.")
+    raise ValueError("Unreachable in practice.")
+
+
+def removed_helper():
+    raise ValueError("`removed_helper` was removed in v5. Use `new_helper` instead.")
+
+
+class Tokenizer:
+    def pad(self, batch):
+        if self.pad_token is None:
+            raise ValueError(
+                "Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
+                "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)`."
+            )
+
+
+class Model:
+    def forward(self, input_ids=None, inputs_embeds=None):
+        if (input_ids is None) ^ (inputs_embeds is not None):
+            raise ValueError("You must specify exactly one of input_ids or inputs_embeds")
+"""
+
+
+def _mine(tmp_path: Path, sources: dict[str, str]) -> list[Record]:
+    for name, text in sources.items():
+        path = tmp_path / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return mine_tree(tmp_path, repo="acme/pkg", ref="v1.0", library_version="1.0", workers=1).records
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
+    """Records mined from the two example modules."""
+    return _mine(tmp_path_factory.mktemp("explain"), {"generation.py": GENERATION, "loading.py": MODULE})
+
+
+def _record(records: list[Record], start: str) -> Record:
+    found = [r for r in records if r.error_message.startswith(start)]
+    assert len(found) == 1, [r.error_message for r in records]
+    return found[0]
+
+
+def test_a_bound_on_a_parameter_names_the_public_method_and_the_allowed_side(records: list[Record]) -> None:
+    record = _record(records, "`repetition_penalty` has to be")
+    assert record.documentation is not None
+    assert record.documentation.startswith("`model.generate()` refuses `repetition_penalty` <= `0`: it must be > `0`.")
+    assert "`repetition_penalty`: The parameter for repetition penalty. 1.0 means no penalty." in record.documentation
+    assert record.trigger_scenarios == (
+        "When you call `model.generate()` (through `_validate()`) and `repetition_penalty` <= `0`. "
+        "Parameters involved: `repetition_penalty`."
+    )
+    assert record.solutions[0] == "Set `repetition_penalty` to a value > `0`."
+    assert "Make sure `repetition_penalty` is a strictly positive float." in record.solutions
+    assert record.example_fix == (
+        "# before: repetition_penalty <= 0\nmodel.generate(..., repetition_penalty=0)\n\n"
+        "# after\nmodel.generate(..., repetition_penalty=1)"
+    )
+    assert record.generated == ["documentation", "triggerScenarios", "solutions", "exampleFix"]
+
+
+def test_two_exclusive_arguments(records: list[Record]) -> None:
+    record = _record(records, "You cannot pass both")
+    assert (
+        record.documentation
+        == "`model.generate()` accepts only one of `assistant_model` and `streamer`; here both were given."
+    )
+    assert (
+        record.solutions[0]
+        == "Pass only one of `assistant_model` and `streamer` to `model.generate()`; drop the others."
+    )
+    assert record.example_fix is not None and "# after: only one of them" in record.example_fix
+
+
+def test_a_flag_to_enable(records: list[Record]) -> None:
+    record = _record(records, "Loading this model requires")
+    assert record.documentation == "`from_pretrained()` works only with `trust_remote_code` enabled; here it is False."
+    assert record.solutions[0] == (
+        "Pass `trust_remote_code=True` to `from_pretrained()` (only for a repository whose code you trust)."
+    )
+    assert record.example_fix == (
+        "# before\nfrom_pretrained(..., trust_remote_code=False)\n\n# after\nfrom_pretrained(..., trust_remote_code=True)"
+    )
+
+
+def test_allowed_values_from_a_module_constant(records: list[Record]) -> None:
+    record = _record(records, "Unknown optimizer")
+    assert (
+        record.documentation == "`from_pretrained()` accepts only these values for `optim`: `'adamw_torch'`, `'sgd'`."
+    )
+    assert record.solutions == ["Set `optim` to one of `'adamw_torch'`, `'sgd'`."]
+    assert record.example_fix == "# after: one of the accepted values\nfrom_pretrained(..., optim='adamw_torch')"
+
+
+def test_a_missing_package_with_its_minimum_version(records: list[Record]) -> None:
+    record = _record(records, "Using `device_map` requires accelerate")
+    assert (
+        record.documentation
+        == "`from_pretrained()` needs the `accelerate` package (version 0.26.0 or newer), which is not installed."
+    )
+    assert record.solutions[0] == 'Install `accelerate`: `pip install "accelerate>=0.26.0"`.'
+    assert record.example_fix == 'pip install "accelerate>=0.26.0"'
+
+
+def test_an_installed_version_too_old(records: list[Record]) -> None:
+    record = _record(records, "Your bitsandbytes is too old")
+    assert record.solutions == ['Upgrade `bitsandbytes` to 0.43.1 or newer: `pip install -U "bitsandbytes>=0.43.1"`.']
+    assert record.example_fix == 'pip install -U "bitsandbytes>=0.43.1"'
+
+
+def test_a_missing_token_quotes_the_messages_own_code(records: list[Record]) -> None:
+    record = _record(records, "Asking to pad")
+    assert record.documentation == "`Tokenizer.pad()` needs `self.pad_token`, but it is None."
+    assert record.example_fix == "# as the message suggests\ntokenizer.pad_token = tokenizer.eos_token"
+    assert any(s.startswith("Please select a token to use as `pad_token`") for s in record.solutions)
+
+
+def test_exactly_one_of_two_arguments(records: list[Record]) -> None:
+    record = _record(records, "You must specify exactly one")
+    assert record.documentation == (
+        "`Model.forward()` needs exactly one of `input_ids` and `inputs_embeds`: one of them, not both and not neither."
+    )
+    assert record.solutions[0] == "Pass exactly one of `input_ids` and `inputs_embeds` to `Model.forward()`."
+    assert record.example_fix is not None and record.example_fix.endswith("model(..., input_ids=input_ids)")
+
+
+def test_a_removed_api_points_to_the_release_that_had_it(records: list[Record]) -> None:
+    record = _record(records, "`removed_helper` was removed")
+    assert (
+        record.documentation == "`removed_helper()` cannot be used in this version: its body only raises `ValueError`."
+    )
+    assert (
+        'To keep using `removed_helper`, install a release before 5: `pip install "transformers<5"`.'
+        in record.solutions
+    )
+    assert "Use `new_helper` instead." in record.solutions
+
+
+@pytest.mark.parametrize(
+    ("start", "field"),
+    [
+        ("The `legacy` argument", "documentation"),  # a condition with side effects (kwargs.pop)
+        ("We could not import", "documentation"),  # a raise in an except block with no condition
+        ("Unreachable in practice", "documentation"),  # after other statements: no guard to read
+    ],
+)
+def test_unreadable_input_gets_no_generated_text(records: list[Record], start: str, field: str) -> None:
+    record = _record(records, start)
+    assert getattr(record, field) is None
+    assert "documentation" not in record.generated
+
+
+def test_the_mining_report_counts_the_unreadable(tmp_path: Path) -> None:
+    (tmp_path / "loading.py").write_text(textwrap.dedent(MODULE))
+    report = mine_tree(tmp_path, repo="acme/pkg", ref="v1.0", workers=1).report
+    assert report.explain_skips == {
+        "condition with side effects": 1,
+        "raise in an except block with no condition": 1,
+        "no guard": 1,
+    }
+
+
+def test_a_comment_is_used_only_when_it_explains_the_check(tmp_path: Path) -> None:
+    source = """
+    def load(model_id, cache_dir=None):
+        # We cannot recover from them
+        if cache_dir is None:
+            raise OSError("Cannot find the model directory.")
+        # Offline mode needs a cache: without one the files cannot be found on disk
+        if not model_id:
+            raise ValueError("Model id is empty.")
+    """
+    records = _mine(tmp_path, {"hub.py": source})
+    assert "We cannot recover" not in (_record(records, "Cannot find").documentation or "")
+    explained = _record(records, "Model id is empty").documentation or ""
+    assert "The source says:" not in explained  # it does not name `model_id`
+
+
+# --- provenance: curated always wins -------------------------------------------------------------
+
+
+def test_merge_keeps_curated_text_and_marks_only_filled_gaps_as_generated() -> None:
+    curated = Record.model_validate(make_record(id="seed", documentation="curated meaning", solutions=["do this"],
+                                                triggerScenarios=None, exampleFix=None))  # fmt: skip
+    mined = Record.model_validate(
+        make_record(id="mined", documentation="generated meaning", solutions=["generated step"],
+                    triggerScenarios="When you call `f()`", exampleFix="f(x=1)", origin="mined",
+                    generated=["documentation", "solutions", "triggerScenarios", "exampleFix"])
+    )  # fmt: skip
+    merged = merge_site(curated, mined)
+    assert merged.documentation == "curated meaning" and merged.solutions == ["do this"]
+    assert (merged.trigger_scenarios, merged.example_fix) == ("When you call `f()`", "f(x=1)")
+    assert merged.generated == ["exampleFix", "triggerScenarios"]
+
+
+def test_generated_names_only_known_fields() -> None:
+    with pytest.raises(ValueError, match="not a field the miner generates"):
+        Record.model_validate(make_record(generated=["errorMessage"]))
+
+
+def test_generated_round_trips_through_the_wire_form() -> None:
+    record = Record.model_validate(make_record(generated=["solutions"]))
+    assert Record.model_validate(record.to_wire()).generated == ["solutions"]
+
+
+# --- versions: the second pass over both releases ------------------------------------------------
+
+
+def test_version_sentence_only_when_the_releases_differ() -> None:
+    assert version_sentence(["4.57.6", "5.24.0"], {"4.57.6", "5.24.0"}) is None
+    assert version_sentence(["4.57.6", "5.24.0"], {"5.24.0"}) == (
+        "Of the shipped transformers versions (4.57.6, 5.24.0), only 5.24.0 raises this error; "
+        "4.57.6 has no raise with this message."
+    )
+
+
+def test_fold_versions_is_idempotent() -> None:
+    def mined(rid: str, version: str, message: str) -> Record:
+        return Record.model_validate(make_record(id=rid, errorMessage=message, libraryVersion=version, origin="mined"))
+
+    sets = {"5.0": [mined("a", "5.0", "both"), mined("b", "5.0", "new")], "4.0": [mined("c", "4.0", "both")]}
+    once = fold_versions(sets)
+    assert [r.common_situations is None for r in once["5.0"]] == [True, False]
+    assert once["5.0"][1].generated == ["commonSituations"]
+    assert fold_versions(once) == once
