@@ -11,7 +11,8 @@ One row per set:
   same class and template (``alsoRaisedIn``). The share right is also given among the pastes whose
   raise site exists in the shipped records (``inShipped``), the only ones an answer can get right.
 - ``raised``: errors raised by running each shipped version; right means the same file and, when the
-  paste's raising-frame line is a shipped record's line of that version, the same version.
+  paste's raising-frame line is a shipped record's line of that version only, the same version. Also
+  given among the cases whose raise site has a shipped record (the miner skips some, e.g. ``assert``).
 - ``foreign`` and ``chat``: real errors of other libraries (at most 3% may be matched) and real chat
   (must get no answer); ``foreign-hw`` and ``chat-hw`` are the hand-written ones (at most 1%, none).
 
@@ -166,10 +167,17 @@ def _raising_line(extraction: Extraction, file_path: str) -> int | None:
 
 
 class RaisedScorer:
-    """Scores the raised set: it needs the shipped lines of each version to judge the version."""
+    """Scores the raised set: it needs the shipped raise lines of each version to judge the version."""
 
     def __init__(self, records: list[Record]) -> None:
-        self.lines = {(r.file_path, r.library_version, r.line_number) for r in records}
+        self.versions_at: dict[tuple[str | None, int | None], set[str | None]] = {}
+        for r in records:
+            self.versions_at.setdefault((r.file_path, r.line_number), set()).add(r.library_version)
+
+    def _shipped(self, case: dict[str, Any]) -> bool:
+        """Tell whether a shipped record sits at the case's raise site (in any version, a line or two off)."""
+        line = case.get("lineNumber") or 0
+        return any((case["filePath"], line + d) in self.versions_at for d in range(-2, 3))
 
     def __call__(self, matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
         """Match one raised paste and count it."""
@@ -182,15 +190,21 @@ class RaisedScorer:
         best = result.best
         right = result.status in ANSWERED and best is not None and best.file_path == case["filePath"]
         line = _raising_line(result.extraction, case["filePath"])
-        if (case["filePath"], case["version"], line) in self.lines:
+        # The line says which version raised it when that version, and no other, has a record there.
+        if self.versions_at.get((case["filePath"], line)) == {case["version"]}:
             located = matcher.index.get(best.location_id) if best is not None else None
             version_ok = located is not None and located.library_version == case["version"]
             tally.count("version right", right and version_ok)
             right = right and version_ok
         tally.top1 += right
         tally.count("right", right)
+        if self._shipped(case):
+            tally.count("shipped site right", right)
         if not right:
-            tally.failures.append(f"{case['id']} ({case['version']}): {_shown(result)} want {case['filePath']}")
+            shipped = "shipped site" if self._shipped(case) else "no shipped record there"
+            tally.failures.append(
+                f"{case['id']} ({case['version']}, {shipped}): {_shown(result)} want {case['filePath']}"
+            )
 
 
 def score_status_only(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:

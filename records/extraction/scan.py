@@ -234,13 +234,21 @@ def _unquoted(text: str) -> list[tuple[str, str]]:
     return []
 
 
+def _unglued(token: str) -> str:
+    """Return the ASCII tail of a token that glues a class to text in another script ('报错：ValueError')."""
+    if token.isascii():
+        return token
+    last = max(i for i, char in enumerate(token) if not char.isascii())
+    return token[last + 1 :] or token
+
+
 def _error_before(text: str, colon: int) -> tuple[str, str] | None:
     """Read the class named just before ``text[colon]`` and the message after it."""
     before = text[max(0, colon - 200) : colon]
     words = before.split()
     if not words or before[-1:].isspace():
         return None
-    token = words[-1]
+    token = _unglued(words[-1])
     opener = token[0] if token[0] in _QUOTE_CLOSERS else ""
     name = token.lstrip(opener) if opener else token  # '**OSError' (bold) as well as '`OSError'
     if not is_strict_class(name) or (len(words) > 1 and words[-2].lower() in _DISCUSSION_WORDS):

@@ -107,12 +107,13 @@ def frame_evidence(hint: FrameHint | None, entry: IndexEntry) -> float:
         return 1.0
     if any(path_agrees(p, entry.file_path) for p in hint.package_paths):
         return 0.5
-    library = _library_of(entry)
+    library = library_of(entry)
     # The paste shows the library's own frames, and none of them is this record's file.
     return -0.5 if library and library in hint.libraries else 0.0
 
 
-def _library_of(entry: IndexEntry) -> str | None:
+def library_of(entry: IndexEntry) -> str | None:
+    """Return the library a record belongs to: the name of its repository, lower-case."""
     if entry.repo and "/" in entry.repo:
         return entry.repo.rsplit("/", 1)[-1].lower()
     return None
@@ -129,6 +130,7 @@ class TextEvidence:
     explained: float  # share of the message that is the template's literal text (specificity)
     found_chars: int = 0  # literal characters found in order (squashed)
     consistent: bool = False  # nothing missing between found segments (a whole message or a piece)
+    literal_chars: int = 0  # the template's literal characters: how much text there is to compare
 
     @property
     def telling(self) -> bool:
@@ -162,7 +164,14 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
     explained = min(1.0, template.literal_chars / max(1, len(message.strip())))
     text = max(whole, piece) * (0.6 + 0.4 * specificity)
     return TextEvidence(
-        text, pattern_score, segments, fuzzy / 100, explained, alignment.found_chars, alignment.consistent
+        text,
+        pattern_score,
+        segments,
+        fuzzy / 100,
+        explained,
+        alignment.found_chars,
+        alignment.consistent,
+        template.literal_chars,
     )
 
 
@@ -176,7 +185,7 @@ def _condensed(message: str) -> str:
 
 def gather(entry: IndexEntry, text: TextEvidence, error_class: str | None, hint: FrameHint | None) -> Evidence:
     """Add one record's own evidence (class, frames, repository, line) to its template's text evidence."""
-    library = _library_of(entry)
+    library = library_of(entry)
     return Evidence(
         text=text.text,
         pattern=text.pattern,

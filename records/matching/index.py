@@ -133,6 +133,9 @@ class MatchIndex:
         self._group_of_id: dict[str, int] = {}
         self._postings: dict[str, array[int]] = {}
         self._df: Counter[str] = Counter()
+        # (file name, line) -> slots: a paste's raising frame finds the templates raised there, even
+        # those with no word to post ("{message}."). Stale slots are harmless: members are checked.
+        self._at_line: dict[tuple[str, int], set[int]] = {}
 
     @classmethod
     def build(cls, entries: Iterable[IndexEntry]) -> MatchIndex:
@@ -220,6 +223,11 @@ class MatchIndex:
                 result.append(Candidate(group, min(got / group.posted_weight, 1.0)))
         return result
 
+    def at_line(self, file_name: str, line: int) -> list[Candidate]:
+        """Return the templates raised at ``line`` of a file named ``file_name`` (any directory)."""
+        groups = (self._groups[slot] for slot in sorted(self._at_line.get((file_name, line), ())))
+        return [Candidate(group, 1.0) for group in groups if group is not None]
+
     def _add_to_known(self, gained: dict[int, float], word: str, weight: float) -> None:
         for slot in gained:
             group = self._groups[slot]
@@ -241,6 +249,8 @@ class MatchIndex:
         assert group is not None
         group.members.append(entry)
         self._group_of_id[entry.id] = slot
+        if entry.file_path and entry.line_number is not None:
+            self._at_line.setdefault((entry.file_path.rpartition("/")[2], entry.line_number), set()).add(slot)
         return slot
 
     def _post(self, slot: int, words: Iterable[str]) -> None:
@@ -248,9 +258,9 @@ class MatchIndex:
         assert group is not None
         rarity = lambda w: (self._df[w], -len(w), w)  # noqa: E731
         rare = sorted(words, key=rarity)[:WORDS_PER_TEMPLATE]
-        # Pastes often hold only the start of a long message (cut off, or its first paragraph): post the
-        # rarest words of its opening too, so that the start alone finds the template.
-        opening = literal_words(parse_template(group.text[:OPENING_CHARS])).difference(rare)
+        # Pastes often hold only the start of a long message (cut off, or its first sentence before a
+        # long value): post the rarest words of its opening too, so that the start alone finds it.
+        opening = literal_words(Template((group.template.segments[0][:OPENING_CHARS],), 0)).difference(rare)
         rare += sorted(opening, key=rarity)[:OPENING_WORDS]
         group.posted = tuple(sys.intern(w) for w in rare)  # one string per word, shared by every template
         group.posted_weight = sum(self._weight(w) for w in group.posted) or 1.0

@@ -13,20 +13,30 @@ record and the versions it was mined from) into one answer, and decides the stat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rapidfuzz import fuzz, utils
 
 from records.extract import ExtractedError, Extraction, extract
-from records.matching.evidence import Evidence, FrameHint, TextEvidence, gather, text_evidence
+from records.matching.evidence import (
+    LINE_TOLERANCE,
+    Evidence,
+    FrameHint,
+    TextEvidence,
+    gather,
+    library_of,
+    text_evidence,
+)
+from records.matching.folding import Site, fold, fold_reason, is_other_backend, named_models
 from records.matching.generic import is_generic
 from records.matching.index import Candidate, IndexEntry, MatchIndex
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
 CANDIDATES = 24
+MAX_NAMED_CHARS = 64_000  # the paste's tail searched for model class names (extraction's limit)
 MAX_QUERY_CHARS = 500
 GENERIC_TEXT_FACTOR = 0.4
 
@@ -60,6 +70,14 @@ W_TEXT, W_CLASS, W_FRAME, W_REPO, W_LINE, W_EXPLAINED = 0.70, 0.12, 0.12, 0.02, 
 # transformers' modular_*.py files are the sources its modeling_*.py files are generated from; they
 # never run, so a paste's error comes from the generated copy whenever both raise the same message.
 MODULAR_PENALTY = 0.08
+# transformers 4.x kept TensorFlow and Flax copies of many checks; pastes come from PyTorch far more
+# often, so without a frame in the copy the PyTorch original goes first.
+OTHER_BACKEND_PENALTY = 0.03
+# The paste's raising frame is this record's file and line and the class agrees: the paste shows the
+# raise statement itself. When the template has too little text to compare ("{message}.", "{key}"),
+# that is the evidence, and it outranks a text match raised at another line.
+SITE_SCORE = 0.96
+SITE_LITERAL_CHARS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +95,7 @@ class Match:
     why: tuple[str, ...]
     member_ids: tuple[str, ...] = ()
     rank: float = 0.0  # unclamped score used for ordering; not shown
+    other_files: tuple[str, ...] = ()  # files raising the same check, folded into this answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +148,10 @@ class Matcher:
             return MatchResult("not_an_error", (), extraction)
         others = (e for e in extraction.errors if e is not extraction.primary)
         ordered = [extraction.primary, *others, *extraction.fragments]
+        names = named_models(text[-MAX_NAMED_CHARS:])
         fallback: MatchResult | None = None
         for error in ordered:
-            result = self._match_error(error, extraction)
+            result = self._match_error(error, extraction, names)
             if result.status == "matched":
                 return result
             if fallback is None or _rank(result.status) > _rank(fallback.status):
@@ -139,16 +159,40 @@ class Matcher:
         assert fallback is not None
         return fallback
 
-    def score_error(self, error: ExtractedError, libraries: frozenset[str]) -> list[Match]:
-        """Return every answer for one extracted error, best first (no status decision)."""
+    def score_error(
+        self,
+        error: ExtractedError,
+        libraries: frozenset[str],
+        versions: Mapping[str, str] | None = None,
+        names: frozenset[str] = frozenset(),
+    ) -> list[Match]:
+        """Return every answer for one extracted error, best first (no status decision).
+
+        ``versions`` are library versions the paste prints; ``names`` the class names it prints
+        (``named_models``), which pick a model's file among copies of the same check.
+        """
         hint = _hint(error, libraries)
         groups: dict[str, _Group] = {}
-        for candidate in self.index.candidates(error.message, CANDIDATES):
+        for candidate in self._candidates(error):
             for item in self._score_template(candidate, error, hint):
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
-        answers = _one_per_record(_answer(group) for group in groups.values())
+        answers = [_answer(group, hint, versions or {}) for group in groups.values()]
+        framed = [any(m.evidence.frame > 0 for m in group.members) for group in groups.values()]
+        answers = _one_per_record(_fold(answers, framed, names))
         answers.sort(key=lambda m: (-m.rank, m.id))
         return answers
+
+    def _candidates(self, error: ExtractedError) -> list[Candidate]:
+        """Return the templates the message's words find, then those raised at the raising frame's line."""
+        found = self.index.candidates(error.message, CANDIDATES)
+        frame = error.raising_frame
+        if frame is not None and frame.line is not None:
+            name = frame.path.rpartition("/")[2]
+            seen = {id(c.group) for c in found}
+            for line in range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1):
+                found += [c for c in self.index.at_line(name, line) if id(c.group) not in seen]
+                seen.update(id(c.group) for c in found)
+        return found
 
     def search(self, query: str, limit: int = 25) -> list[Match]:
         """Return the records whose message best fits free text (``/search``), best first."""
@@ -167,8 +211,8 @@ class Matcher:
         found = [_search_match(members, scores[key]) for key, members in sites.items()]
         return sorted(_one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
 
-    def _match_error(self, error: ExtractedError, extraction: Extraction) -> MatchResult:
-        answers = self.score_error(error, frozenset(extraction.libraries))
+    def _match_error(self, error: ExtractedError, extraction: Extraction, names: frozenset[str]) -> MatchResult:
+        answers = self.score_error(error, frozenset(extraction.libraries), extraction.versions, names)
         status, shown = self._decide(error, extraction, answers)
         return MatchResult(status, tuple(shown), extraction, error)
 
@@ -212,6 +256,11 @@ def _score(
     raw += W_REPO * evidence.repo + W_LINE * evidence.same_line + W_EXPLAINED * evidence.explained
     if entry.file_path and "/modular_" in entry.file_path:
         raw -= MODULAR_PENALTY
+    if is_other_backend(entry.file_path) and evidence.frame <= 0:
+        raw -= OTHER_BACKEND_PENALTY
+    at_site = evidence.frame >= 1.0 and evidence.same_line and evidence.error_class > 0
+    if at_site and text.literal_chars < SITE_LITERAL_CHARS:
+        raw = max(raw, SITE_SCORE)
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence)
 
 
@@ -248,16 +297,39 @@ def _one_per_record(answers: Iterable[Match]) -> list[Match]:
     return list(best.values())
 
 
-def _answer(group: _Group) -> Match:
-    """Fold one raise site's records: curated text first, location from the frame's or newest version."""
+def _fold(answers: list[Match], framed: list[bool], names: frozenset[str]) -> list[Match]:
+    """Fold answers that are the same check raised in several files into one (``records.matching.folding``)."""
+    sites = [Site(k, a.file_path, a.error_class, a.error_message, a.rank, framed[k]) for k, a in enumerate(answers)]
+    folded: list[Match] = []
+    for site, others in fold(sites, names):
+        answer = answers[site.index]
+        if others:
+            members = (*answer.member_ids, *(i for o in others for i in answers[o.index].member_ids))
+            files = tuple(dict.fromkeys(o.file_path for o in others if o.file_path and o.file_path != answer.file_path))
+            answer = replace(
+                answer,
+                member_ids=tuple(dict.fromkeys(members)),
+                why=(*answer.why, fold_reason(others)),
+                other_files=files,
+            )
+        folded.append(answer)
+    return folded
+
+
+def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
+    """Fold one raise site's records: curated text first, located at the version that raised it.
+
+    That is the version whose line is nearest the raising frame's, else the version the paste
+    prints, else the newest.
+    """
     members = group.members
     curated = [m for m in members if m.entry.curated]
     mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.entry.library_version))
     shown = curated[0] if curated else mined[-1]
-    same_line = [m for m in members if m.evidence.same_line]
-    located = same_line[0] if same_line else (mined[-1] if mined else shown)
+    newest_first = [*reversed(mined), *curated]
+    located = min(newest_first, key=lambda m: _location_key(m, hint, versions))
     best = max(members, key=lambda m: m.rank)
-    versions = tuple(dict.fromkeys(m.entry.library_version for m in reversed(mined) if m.entry.library_version))
+    versions_seen = tuple(dict.fromkeys(m.entry.library_version for m in reversed(mined) if m.entry.library_version))
     return Match(
         id=shown.entry.record_id,
         score=best.score,
@@ -266,8 +338,21 @@ def _answer(group: _Group) -> Match:
         file_path=located.entry.file_path,
         line_number=located.entry.line_number,
         location_id=located.entry.record_id,
-        versions=versions,
+        versions=versions_seen,
         why=tuple(best.evidence.reasons(best.entry)),
         member_ids=tuple(dict.fromkeys(m.entry.record_id for m in members)),
         rank=best.rank,
     )
+
+
+def _location_key(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> tuple[int, bool, bool]:
+    """Order a site's records for locating the answer (lowest first): line, printed version, mined."""
+    entry = member.entry
+    distance = 1_000_000
+    if member.evidence.same_line and hint is not None and hint.raising_line is not None and entry.line_number:
+        distance = abs(hint.raising_line - entry.line_number)
+    library = library_of(entry)
+    stated = (
+        library is not None and entry.library_version is not None and versions.get(library) == entry.library_version
+    )
+    return distance, not stated, entry.curated

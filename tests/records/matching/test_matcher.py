@@ -72,12 +72,15 @@ def _two_files_index() -> Matcher:
     ]))  # fmt: skip
 
 
-def test_same_message_in_two_files_without_a_frame_is_ambiguous() -> None:
+def test_same_message_in_two_files_without_a_frame_folds_into_one_answer() -> None:
     result = _two_files_index().match(
         "ValueError: the widget configuration 'x' cannot be combined with legacy sprockets"
     )
-    assert result.status == "ambiguous"
-    assert {m.id for m in result.matches} == {"a", "b"}
+    assert result.status == "matched"
+    (answer,) = result.matches
+    assert set(answer.member_ids) == {"a", "b"}
+    assert {answer.file_path, *answer.other_files} == {"src/lib/alpha.py", "src/lib/beta.py"}
+    assert "raised in 2 files, the same check" in answer.why[-1]
 
 
 def test_a_frame_decides_between_files() -> None:

@@ -1,0 +1,110 @@
+"""One answer per cause: the same check raised in many files folds into one answer.
+
+transformers copies its checks into every model file: 444 files raise "You must specify exactly one
+of input_ids or inputs_embeds". A paste with no frame in one of them, and no model class that names
+one, cannot tell them apart, and five of them sorted by id say nothing. They fold into one answer,
+located at the file that stands best for the others: a shared module over a per-model copy, a
+generated file over the ``modular_*.py`` source it is generated from, PyTorch over a TensorFlow or
+Flax copy. A frame in one of the files, or a model class the paste names (``GPT2ForSequenceClassification``,
+``LlamaConfig``), picks that file instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from records.matching.align import squash
+from records.matching.evidence import short_class
+from records.matching.template import literal_key, parse_template
+
+# CamelCase names as pastes print model, config and tokenizer classes; capped, since a paste can be long.
+_CLASS_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9]{2,80}")
+MAX_NAMES = 2_000
+_PER_MODEL = "/models/"
+_SECONDARY_BACKENDS = ("/modeling_tf_", "/modeling_flax_", "_tf_utils", "_flax_utils")
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One raise site's answer, with what the folding needs to know about it."""
+
+    index: int  # the answer's position in the matcher's list
+    file_path: str | None
+    error_class: str | None
+    error_message: str
+    rank: float
+    framed: bool  # a frame of the paste is in this file
+
+    @property
+    def cause(self) -> tuple[str | None, str]:
+        """The class and literal text: what makes two raise sites the same check."""
+        return short_class(self.error_class), literal_key(parse_template(self.error_message))
+
+
+def named_models(text: str) -> frozenset[str]:
+    """Return the class names a paste prints, squashed ('GPT2ForSequenceClassification' -> 'gpt2for...')."""
+    names = (match.group(0) for match, _ in zip(_CLASS_NAME_RE.finditer(text), range(MAX_NAMES), strict=False))
+    return frozenset(squash(name) for name in names)
+
+
+def model_dir(file_path: str | None) -> str | None:
+    """Return the squashed model directory of a per-model file ('models/xlm_roberta/...' -> 'xlmroberta')."""
+    if not file_path or _PER_MODEL not in file_path:
+        return None
+    return squash(file_path.split(_PER_MODEL, 1)[1].split("/", 1)[0]) or None
+
+
+def is_other_backend(file_path: str | None) -> bool:
+    """Tell whether a file is a TensorFlow or Flax copy of a PyTorch file (transformers 4.x)."""
+    path = file_path or ""
+    return any(marker in path for marker in _SECONDARY_BACKENDS)
+
+
+def representative_key(site: Site) -> tuple[bool, bool, bool, float, str]:
+    """Order sites of one cause: shared module, then generated, then PyTorch, then rank, then path."""
+    path = site.file_path or ""
+    return _PER_MODEL in path, "/modular_" in path, is_other_backend(path), -site.rank, path
+
+
+def fold(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:
+    """Return one (answer, folded others) per cause, unless frames or named models pick files."""
+    by_cause: dict[tuple[str | None, str], list[Site]] = {}
+    for site in sites:
+        by_cause.setdefault(site.cause, []).append(site)
+    result: list[tuple[Site, tuple[Site, ...]]] = []
+    for members in by_cause.values():
+        if len({m.file_path for m in members}) == 1:
+            result.extend((m, ()) for m in members)
+            continue
+        picked = [m for m in members if m.framed] or _named(members, names)
+        if picked:
+            result.extend((m, ()) for m in picked)
+            continue
+        best = min(members, key=representative_key)
+        result.append((best, tuple(m for m in members if m is not best)))
+    return result
+
+
+def _named(members: Sequence[Site], names: frozenset[str]) -> list[Site]:
+    """Return the sites in the model directory a named class belongs to (the longest name that fits)."""
+    if not names:
+        return []
+    fits: list[tuple[int, Site]] = []
+    for site in members:
+        directory = model_dir(site.file_path)
+        if directory and any(name.startswith(directory) for name in names):
+            fits.append((len(directory), site))
+    if not fits:
+        return []
+    longest = max(size for size, _ in fits)
+    chosen = [site for size, site in fits if size == longest]
+    return [min(chosen, key=representative_key)]
+
+
+def fold_reason(others: Sequence[Site]) -> str:
+    """Say that an answer stands for the same check in other files."""
+    files = {o.file_path for o in others if o.file_path}
+    where = "model files" if all(_PER_MODEL in f for f in files) else "files"
+    return f"raised in {len(files) + 1} {where}, the same check; shown at the one that stands for them"

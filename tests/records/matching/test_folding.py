@@ -1,0 +1,111 @@
+"""One answer per cause: copies of a check fold, frames and named model classes pick one."""
+
+from __future__ import annotations
+
+import pytest
+
+from records.matching import IndexEntry, Matcher, MatchIndex
+from records.matching.folding import model_dir, named_models
+
+CHECK = "You must specify exactly one of input_ids or inputs_embeds for this widget"
+PASTE = f"ValueError: {CHECK}"
+
+
+def _entry(record_id: str, path: str, message: str = CHECK, line: int = 10) -> IndexEntry:
+    return IndexEntry(
+        id=record_id, error_message=message, error_class="ValueError", file_path=path, line_number=line,
+        repo="huggingface/transformers", curated=False, library_version="4.57.6",
+    )  # fmt: skip
+
+
+def _matcher(*entries: IndexEntry) -> Matcher:
+    return Matcher(MatchIndex.build(entries))
+
+
+MODEL_COPIES = [
+    _entry(f"m{k}", f"src/transformers/models/{name}/modeling_{name}.py")
+    for k, name in enumerate(["bert", "gpt2", "llama", "t5", "xlm_roberta", "gemma", "gemma3"])
+]
+
+
+def test_copies_in_model_files_fold_into_one_answer_counting_them() -> None:
+    result = _matcher(*MODEL_COPIES).match(PASTE)
+    assert result.status == "matched"
+    (answer,) = result.matches
+    assert len(answer.member_ids) == len(MODEL_COPIES)
+    assert len(answer.other_files) == len(MODEL_COPIES) - 1
+    assert "raised in 7 model files, the same check" in answer.why[-1]
+
+
+def test_a_shared_module_stands_for_the_per_model_copies() -> None:
+    shared = _entry("shared", "src/transformers/modeling_utils.py")
+    answer = _matcher(*MODEL_COPIES, shared).match(PASTE).matches[0]
+    assert answer.file_path == "src/transformers/modeling_utils.py"
+
+
+@pytest.mark.parametrize(
+    ("named", "path"),
+    [
+        ("GPT2ForSequenceClassification", "src/transformers/models/gpt2/modeling_gpt2.py"),
+        ("LlamaConfig", "src/transformers/models/llama/modeling_llama.py"),
+        ("Gemma3ForCausalLM", "src/transformers/models/gemma3/modeling_gemma3.py"),  # longest model name wins
+        ("XLMRobertaModel", "src/transformers/models/xlm_roberta/modeling_xlm_roberta.py"),
+    ],
+)
+def test_a_model_class_named_in_the_paste_picks_its_file(named: str, path: str) -> None:
+    result = _matcher(*MODEL_COPIES).match(f"model = {named}.from_pretrained(x)\n{PASTE}")
+    assert result.status == "matched"
+    assert result.matches[0].file_path == path
+    assert result.matches[0].other_files == ()
+
+
+def test_a_frame_picks_its_file_among_the_copies() -> None:
+    paste = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/transformers/models/t5/'
+        f'modeling_t5.py", line 10, in forward\n{PASTE}'
+    )
+    result = _matcher(*MODEL_COPIES).match(paste)
+    assert result.matches[0].file_path == "src/transformers/models/t5/modeling_t5.py"
+
+
+def test_generated_file_stands_for_its_modular_source_and_pytorch_for_tf_and_flax() -> None:
+    entries = [
+        _entry("modular", "src/transformers/models/llama/modular_llama.py"),
+        _entry("tf", "src/transformers/models/llama/modeling_tf_llama.py"),
+        _entry("flax", "src/transformers/models/llama/modeling_flax_llama.py"),
+        _entry("torch", "src/transformers/models/llama/modeling_llama.py"),
+    ]
+    answer = _matcher(*entries).match(PASTE).matches[0]
+    assert answer.file_path == "src/transformers/models/llama/modeling_llama.py"
+
+
+def test_a_tensorflow_copy_with_other_words_does_not_outrank_the_pytorch_check() -> None:
+    torch = _entry("torch", "src/transformers/models/bert/modeling_bert.py")
+    tf = _entry("tf", "src/transformers/models/bert/modeling_tf_bert.py", CHECK + ".")
+    result = _matcher(torch, tf).match(PASTE)
+    assert result.matches[0].id == "torch"
+
+
+def test_different_checks_do_not_fold() -> None:
+    other = _entry("other", "src/transformers/models/bert/modeling_bert.py", "the widget has no sprockets left to turn")
+    result = _matcher(*MODEL_COPIES, other).match(PASTE)
+    assert "other" not in result.matches[0].member_ids
+
+
+@pytest.mark.parametrize(
+    ("path", "directory"),
+    [
+        ("src/transformers/models/xlm_roberta/modeling_xlm_roberta.py", "xlmroberta"),
+        ("src/transformers/modeling_utils.py", None),
+        (None, None),
+    ],
+)
+def test_model_dir(path: str | None, directory: str | None) -> None:
+    assert model_dir(path) == directory
+
+
+def test_named_models_are_squashed_class_names() -> None:
+    assert named_models("use GPT2ForSequenceClassification and LlamaConfig, not gpt2") >= {
+        "gpt2forsequenceclassification",
+        "llamaconfig",
+    }
