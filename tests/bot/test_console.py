@@ -21,9 +21,12 @@ from rich.console import Console
 
 from bot.cli import main
 from bot.console import PASTE_END, PASTE_START, PasteReader, run_console
-from bot.engine import Engine
+from bot.engine import Answer, Engine
 from bot.settings import Settings
 from bot.triage_service import TriageService
+from records.extract import extract
+from records.matching import Match, MatchResult
+from records.model import Record
 from records.triage import PasteOrigin
 from storage.database import Database
 from storage.importer import import_paths
@@ -134,24 +137,38 @@ async def test_a_curated_record_no_shipped_version_raises(engine: Engine) -> Non
     assert "Not raised by 5.24.0 or 4.57.6; this record was written for `a597f97485`." in flat
 
 
-async def test_a_number_picks_a_candidate_of_the_last_list(db: Database, tmp_path: Path) -> None:
-    twins = tmp_path / "twins.jsonl"
-    twins.write_text(
-        "".join(
-            f'{{"id": "twin{n}", "errorClass": "ValueError", "errorMessage": "the widget {{name}} broke", '
-            f'"filePath": "src/w/part{n}.py", "lineNumber": {n}, "repo": "acme/widgets"}}\n'
+class TwoCandidates:
+    """An engine stand-in whose every error is ambiguous between two records (matcher tuning aside)."""
+
+    def __init__(self) -> None:
+        self.matches = tuple(
+            Match(id=f"twin{n}", score=69.0, error_class="ValueError", error_message="the widget {name} broke",
+                  file_path=f"src/w/part{n}.py", line_number=n, location_id=f"twin{n}", versions=(), why=("pattern",))
             for n in (1, 2)
-        )
-    )
-    await import_paths(db, [twins])
-    engine = await Engine.load(db)
-    printed = await run(engine, "3\nValueError: the widget gear broke\n\n\n2\n3\n")
+        )  # fmt: skip
+        self.records = {
+            m.id: Record(id=m.id, error_message=m.error_message, error_class="ValueError") for m in self.matches
+        }
+
+    async def answer(self, text: str) -> Answer:
+        """Return the two candidates for any paste."""
+        extraction = extract(text)
+        status = "ambiguous" if extraction.primary is not None else "not_an_error"
+        return Answer(MatchResult(status, self.matches if extraction.primary else (), extraction), self.records)
+
+
+async def test_a_number_picks_a_candidate_of_the_last_list() -> None:
+    out = io.StringIO()
+    typed = io.StringIO("3\nValueError: the widget gear broke\n\n\n2\n3\n")
+    engine = TwoCandidates()
+    assert await run_console(engine, typed, Console(file=out, width=120, color_system=None)) == 0  # type: ignore[arg-type]
+    printed = out.getvalue()
     assert "There is no list to pick from" in printed
     assert "Several records could explain this error" in printed and "Type a number (1-2)" in printed
     assert "1. ValueError: the widget gear broke · `src/w/part1.py:1` · 69%" in printed
     picked = printed.split("Type a number (1-2)", 1)[1]
-    assert "ValueError: the widget gear broke" in picked and "picked from the closest matches" in picked
-    assert "Pick a number from 1 to 2." in picked
+    assert "ValueError: the widget gear broke" in picked and "record twin2 · match confidence 69%" in picked
+    assert "picked from the closest matches" in picked and "Pick a number from 1 to 2." in picked
 
 
 async def test_prompt_commands(engine: Engine) -> None:
