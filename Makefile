@@ -4,14 +4,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 DB     ?= data/tracebot.db
 
-.PHONY: run test lint typecheck compose-check pytest bench eval records seeds console clean help
+.PHONY: run test lint typecheck compose-check pytest bench eval eval-raised records explain-report seeds console clean help
 
 help:
 	@echo "make run    - install, load the shipped records into $(DB), run the bot (DISCORD_TOKEN set) or the console"
 	@echo "make test   - install with test extras, run ruff, mypy and pytest"
 	@echo "make bench  - run the benchmarks (figures for the closing notes)"
 	@echo "make eval   - print the matching accuracy table"
+	@echo "make eval-raised - regenerate tests/data/raised/ (real tracebacks from transformers 5.24.0 and 4.57.6)"
 	@echo "make records - mine the shipped transformers record sets again from their wheels"
+	@echo "make explain-report - figures and sample replies of the generated explanations of mined records"
 
 $(BIN)/python:
 	@sh scripts/bootstrap-venv.sh "$(PYTHON)" "$(VENV)"
@@ -59,8 +61,16 @@ bench: $(VENV)/.installed-test
 eval: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.evaluate
 
+# Install both transformers releases with a CPU torch in .venv-raised/ and record real tracebacks.
+eval-raised: $(BIN)/python
+	$(BIN)/python -m benchmarks.raised
+
 records: $(VENV)/.installed-run
 	sh scripts/mine_transformers.sh
+
+# Generated explanations of the shipped mined records: counts, quality problems, 30 sample replies.
+explain-report: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.explain_report
 
 # Convert the seed records handed over in ../shared/seeds into the shipped JSON Lines file.
 seeds: $(VENV)/.installed-run
