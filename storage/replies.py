@@ -71,12 +71,13 @@ class ReplyRepository:
         return await self._delete("reply_id", reply_id)
 
     async def vote(self, *, reply_id: int, user_id: int, record_id: str, helpful: bool, guild_id: int | None) -> None:
-        """Record (or change) one person's vote on the record an answer showed."""
+        """Record (or change) one person's vote on a record: one vote per person per record, whatever the message."""
         async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO votes (reply_id, user_id, record_id, helpful, guild_id, voted_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (reply_id, user_id, record_id) DO UPDATE SET "
-                "helpful = excluded.helpful, voted_at = excluded.voted_at",
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, record_id) DO UPDATE SET "
+                "helpful = excluded.helpful, reply_id = excluded.reply_id, guild_id = excluded.guild_id, "
+                "voted_at = excluded.voted_at",
                 (reply_id, user_id, record_id, int(helpful), guild_id, utc_now()),
             )
 

@@ -80,3 +80,14 @@ async def test_autocomplete_exact_id_prefixes_and_message_words(db: Database) ->
     assert [s.id for s in await repo.autocomplete("assisted-generation")] == [SEED_IDS["stateful"]]
     assert [s.id for s in await repo.autocomplete("requires a CACHE")] == [SEED_IDS["cache"]]
     assert len(await repo.autocomplete("")) == 3 and await repo.autocomplete("100%_") == []
+
+
+async def test_a_vote_counts_once_per_person_whatever_message_carries_the_buttons(db: Database) -> None:
+    repo = ReplyRepository(db)
+    for reply_id in range(10, 20):  # ten ephemeral /error answers, ten Helpful clicks by one user
+        await repo.vote(reply_id=reply_id, user_id=7, record_id="abc", helpful=True, guild_id=3)
+    await repo.vote(reply_id=21, user_id=8, record_id="abc", helpful=True, guild_id=3)
+    assert (await repo.vote_count("abc")).helpful == 2
+    await repo.vote(reply_id=22, user_id=7, record_id="abc", helpful=False, guild_id=3)  # changed their mind
+    count = await repo.vote_count("abc")
+    assert (count.helpful, count.not_helpful) == (1, 1)

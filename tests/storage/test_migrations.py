@@ -49,3 +49,19 @@ async def test_migrate_without_auto_migration_reports_pending(tmp_path: Path) ->
 def test_migrations_are_numbered_without_gaps() -> None:
     numbers = [m.version for m in migrations.available()]
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+async def test_votes_migrate_to_one_per_person_keeping_the_latest(tmp_path: Path) -> None:
+    path = tmp_path / "votes.db"
+    with sqlite3.connect(path) as conn:
+        for migration in migrations.available()[:3]:
+            conn.executescript(migration.sql)
+        conn.execute(f"PRAGMA user_version = {migrations.available()[2].version}")
+        rows = [(1, 7, "abc", 1, "2026-01-01"), (2, 7, "abc", 0, "2026-01-02"), (3, 8, "abc", 1, "2026-01-01")]
+        conn.executemany(
+            "INSERT INTO votes (reply_id, user_id, record_id, helpful, guild_id, voted_at) VALUES (?, ?, ?, ?, 1, ?)",
+            rows,
+        )
+    async with await Database.open(path) as db:
+        votes = await db.fetch("SELECT user_id, helpful, reply_id FROM votes ORDER BY user_id")
+    assert [tuple(row) for row in votes] == [(7, 0, 2), (8, 1, 3)]
