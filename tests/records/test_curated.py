@@ -27,6 +27,20 @@ NOT_SHIPPED = {
     "tokenizer-text-input-must-be-str-list": ("src/transformers/tokenization_utils_base.py", "4.44.2"),
     "tokenizer-text-input-must-of-type-str": ("src/transformers/tokenization_utils_base.py", "4.36.2"),
     "llama-rope-scaling-must-have-two-fields": ("src/transformers/models/llama/configuration_llama.py", "4.42.4"),
+    "couldnt-instantiate-backend-tokenizer-sentencepiece": ("src/transformers/tokenization_utils_fast.py", "4.44.2"),
+    "no-weights-file-in-directory-without-safetensors": ("src/transformers/modeling_utils.py", "4.33.2"),
+    "hub-repository-missing-file-old-link": ("src/transformers/utils/hub.py", "4.40.2"),
+    "not-a-local-folder-or-valid-model-id-cli-login": ("src/transformers/utils/hub.py", "4.44.2"),
+    "not-a-local-folder-or-valid-model-id-use-auth-token": ("src/transformers/utils/hub.py", "4.30.2"),
+    "training-arguments-bf16-not-supported-ampere": ("src/transformers/training_args.py", "4.44.2"),
+    "bnb-4bit-modules-dispatched-on-cpu-old-flag-name": ("src/transformers/quantizers/quantizer_bnb_4bit.py", "4.44.2"),
+    "quantized-modules-dispatched-on-cpu-modeling-utils": ("src/transformers/modeling_utils.py", "4.36.2"),
+    "deepspeed-zero3-incompatible-with-device-map": ("src/transformers/modeling_utils.py", "4.44.2"),
+    "bnb-quantized-model-to-not-supported": ("src/transformers/modeling_utils.py", "4.44.2"),
+    "failed-to-import-transformers-module": ("src/transformers/utils/import_utils.py", "4.48.3"),
+    "trainer-requires-accelerate-0-20-1": ("src/transformers/training_args.py", "4.30.2"),
+    "qwen2-flash-attention-right-padding": ("src/transformers/models/qwen2/modeling_qwen2.py", "4.49.0"),
+    "processor-chat-template-not-set": ("src/transformers/processing_utils.py", "4.46.3"),
 }
 
 
