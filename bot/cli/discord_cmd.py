@@ -27,6 +27,7 @@ from records.matching import Matcher, MatchIndex
 
 log = logging.getLogger(__name__)
 NO_TOKEN = "DISCORD_TOKEN is not set (environment or .env); see README, 'Running the Discord bot'"  # noqa: S105
+SHUTDOWN_GRACE = 3.0  # seconds a SIGTERM waits for the gateway to close (Docker's stop grace is 10 s)
 REJECTED = "Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN"
 NO_INTENT = (
     "the Message Content intent is not enabled for this application: enable it in the Developer Portal "
@@ -64,27 +65,56 @@ def _metrics(settings: Settings, engine: Engine) -> Metrics:
 
 async def _serve(bot: TracebotBot, token: str) -> None:
     loop = asyncio.get_running_loop()
-    closing: list[asyncio.Task[None]] = []
+    async with bot:
+        running = asyncio.create_task(bot.start(token))
+        closing: list[asyncio.Task[None]] = []
 
-    def stop() -> None:
-        log.info("signal received: closing the gateway")
-        closing.append(asyncio.create_task(bot.close()))
+        def stop() -> None:
+            log.info("signal received: closing the gateway")
+            closing.append(asyncio.create_task(_close(bot, running)))
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop)
+        try:
+            await _started(bot, running)
+        finally:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(sig)
+            await asyncio.gather(*closing, return_exceptions=True)
+
+
+async def _started(bot: TracebotBot, running: asyncio.Task[None]) -> None:
+    """Wait for the gateway task to end; map its failures to one line each."""
     try:
-        async with bot:
-            await bot.start(token)
+        await running
+    except asyncio.CancelledError:
+        if not running.cancelled():
+            raise  # we were cancelled ourselves, not the gateway task by _close
     except discord.LoginFailure:
         raise CliError(REJECTED) from None
     except discord.PrivilegedIntentsRequired:
         raise CliError(NO_INTENT) from None
     except (aiohttp.ClientError, OSError) as exc:
         raise CliError(f"cannot reach Discord: {exc}") from None
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
-        await asyncio.gather(*closing, return_exceptions=True)
+    except AttributeError:
+        # discord.py 2.x, when its very first gateway connection fails, retries by reading the
+        # sequence of a websocket it never opened; that is an unreachable gateway, not our bug.
+        if bot.ws is not None:
+            raise
+        raise CliError("cannot reach the Discord gateway (connection refused or failed)") from None
+
+
+async def _close(bot: TracebotBot, running: asyncio.Task[None]) -> None:
+    """Close the gateway, waiting at most SHUTDOWN_GRACE seconds, then stop the gateway task whatever it does.
+
+    With Discord unreachable, discord.py sits in its reconnect backoff and a close waits for it; a
+    container runtime kills a process that takes more than 10 s to stop, so we do not wait for it.
+    """
+    try:
+        await asyncio.wait_for(bot.close(), SHUTDOWN_GRACE)
+    except TimeoutError:
+        log.warning("the gateway did not close within %.0f s: stopping anyway", SHUTDOWN_GRACE)
+    running.cancel()
 
 
 async def sync_command(args: argparse.Namespace, settings: Settings) -> int:

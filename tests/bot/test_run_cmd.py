@@ -101,3 +101,37 @@ def test_health_needs_a_heartbeat(tmp_path: Path, capsys: pytest.CaptureFixture[
         conn.execute("UPDATE bot_status SET updated_at = '2000-01-01T00:00:00.000Z' WHERE key = 'heartbeat'")
     assert main(["health", "--db", str(path)]) == 1
     assert "last heartbeat" in capsys.readouterr().err
+
+
+class _StuckBot:
+    """A bot whose gateway never closes (discord.py in its reconnect backoff, Discord unreachable)."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    async def close(self) -> None:
+        self.closed = True
+        await asyncio.Event().wait()  # never returns
+
+
+async def test_a_close_that_hangs_does_not_keep_the_process_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.cli import discord_cmd  # noqa: PLC0415
+
+    monkeypatch.setattr(discord_cmd, "SHUTDOWN_GRACE", 0.05)
+    running = asyncio.create_task(asyncio.Event().wait())  # the gateway task, reconnecting forever
+    bot = _StuckBot()
+    await discord_cmd._close(bot, running)  # type: ignore[arg-type]
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert bot.closed and running.cancelled()
+
+
+async def test_the_first_gateway_connection_refused_is_one_line(tmp_path: Path, fake: FakeDiscord) -> None:
+    db = await Database.open(tmp_path / "t.db")
+    await import_paths(db, [SEEDS_JSONL])
+    await db.close()
+    settings = settings_for_tests(tmp_path / "t.db", discord_token=fake.token, discord_api_url=fake.api_url,
+                                  discord_gateway_url="ws://127.0.0.1:9/")  # fmt: skip
+    args = argparse.Namespace(db=None)
+    with pytest.raises(CliError, match="cannot reach the Discord gateway"):
+        await asyncio.wait_for(run_command(args, settings), 60)

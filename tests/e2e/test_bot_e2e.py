@@ -390,3 +390,18 @@ async def test_a_rejected_token_is_one_line_and_status_1(world: World) -> None:
         == "tracebot: error: Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN"
     )
     assert b"Traceback" not in err
+
+
+async def test_sigterm_stops_the_bot_cleanly_after_discord_went_away(tmp_path: Path) -> None:
+    await seed_database(tmp_path / "tracebot.db")
+    fake = FakeDiscord()
+    await fake.start()
+    bot = BotProcess(fake, tmp_path / "tracebot.db", tmp_path)
+    try:
+        await bot.start()
+    finally:
+        await fake.stop()  # the gateway and REST vanish: discord.py starts reconnecting
+    await asyncio.sleep(1)
+    # stop() waits at most 15 s, then kills; the bot's own grace is SHUTDOWN_GRACE (3 s).
+    assert await bot.stop(timeout=15) == 0, bot.log_tail()
+    assert "stopped" in bot.log_tail()
