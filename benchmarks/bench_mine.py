@@ -61,6 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({report.literal_style_emitted}/{report.literal_style_raises} literal-style raises)"
     )
     print(f"  pattern self-match {self_match_share(result.records):.2%}")
+    records = result.records
+    for label, wire in (
+        ("a solution", "solutions"),
+        ("what it means", "documentation"),
+        ("an example fix", "exampleFix"),
+    ):
+        share = sum(wire in r.generated for r in records) / max(1, len(records))
+        print(f"  generated {label}: {share:.1%}")
     return 0 if seconds <= BUDGET_SECONDS else 1
 
 

@@ -159,20 +159,21 @@ def test_a_missing_package_with_its_minimum_version(records: list[Record]) -> No
         record.documentation
         == "`from_pretrained()` needs the `accelerate` package (version 0.26.0 or newer), which is not installed."
     )
-    assert record.solutions[0] == 'Install `accelerate`: `pip install "accelerate>=0.26.0"`.'
+    assert record.solutions[0] == "Install `accelerate` (the command is in the example fix)."
     assert record.example_fix == 'pip install "accelerate>=0.26.0"'
 
 
 def test_an_installed_version_too_old(records: list[Record]) -> None:
     record = _record(records, "Your bitsandbytes is too old")
-    assert record.solutions == ['Upgrade `bitsandbytes` to 0.43.1 or newer: `pip install -U "bitsandbytes>=0.43.1"`.']
+    assert record.solutions == ["Upgrade `bitsandbytes` to 0.43.1 or newer (the command is in the example fix)."]
     assert record.example_fix == 'pip install -U "bitsandbytes>=0.43.1"'
 
 
 def test_a_missing_token_quotes_the_messages_own_code(records: list[Record]) -> None:
     record = _record(records, "Asking to pad")
-    assert record.documentation == "`Tokenizer.pad()` needs `self.pad_token`, but it is None."
+    assert record.documentation == "`Tokenizer.pad()` needs `tokenizer.pad_token`, but it is None."
     assert record.example_fix == "# as the message suggests\ntokenizer.pad_token = tokenizer.eos_token"
+    assert record.solutions[0] == "Set `tokenizer.pad_token`; it is None when this check runs."
     assert any(s.startswith("Please select a token to use as `pad_token`") for s in record.solutions)
 
 
@@ -284,3 +285,36 @@ def test_fold_versions_is_idempotent() -> None:
     assert [r.common_situations is None for r in once["5.0"]] == [True, False]
     assert once["5.0"][1].generated == ["commonSituations"]
     assert fold_versions(once) == once
+
+
+def test_the_pad_token_error_says_which_config_field_to_set(tmp_path: Path) -> None:
+    source = """
+    class LlamaForSequenceClassification:
+        def forward(self, input_ids=None):
+            batch_size = input_ids.shape[0]
+            if self.config.pad_token_id is None and batch_size != 1:
+                raise ValueError("Cannot handle batch sizes > 1 if no padding token is defined.")
+    """
+    record = _record(_mine(tmp_path, {"modeling_llama.py": source}), "Cannot handle batch sizes")
+    assert record.solutions == ["Set `model.config.pad_token_id`; it is None when this check runs."]
+    assert record.trigger_scenarios == (
+        "When you call `LlamaForSequenceClassification.forward()` and `model.config.pad_token_id` is None and "
+        "`batch_size` != `1`."
+    )
+
+
+def test_tests_around_a_try_are_not_the_cause_of_an_error_raised_in_its_except(tmp_path: Path) -> None:
+    source = """
+    def get_config(path):
+        if is_local(path):
+            return path
+        else:
+            try:
+                return download(path)
+            except OSError:
+                raise OSError(f"Can't load the configuration of '{path}'.")
+    """
+    record = _record(_mine(tmp_path, {"hub.py": source}), "Can't load the configuration")
+    assert (
+        record.documentation is None and record.trigger_scenarios == "except OSError (inside: if not (is_local(path)))"
+    )

@@ -85,6 +85,8 @@ def explain(facts: SiteFacts) -> Explanation:
         advice += [f"{sentence.rstrip('.')} (the check is on {checked})." for sentence in message.vague_advice]
     out.solutions = _dedupe([*typed[:MAX_TYPED], *advice])[:MAX_SOLUTIONS]
     out.example_fix = _example(facts, violation, message)
+    if out.example_fix and out.example_fix.startswith("pip "):
+        out.solutions, out.example_fix = _point_to_install(out.solutions, out.example_fix)
     if out.documentation is not None:
         out.documentation = _with_docs(out.documentation, facts, violation)
     return out
@@ -111,6 +113,8 @@ def _violation(facts: SiteFacts) -> tuple[Cond | None, Cond | None, str | None]:
     inner, outer = merged[0], merged[1:]
     if len(say(inner)) > MAX_CONDITION_WORDS:
         return None, None, "condition too long to say"
+    if "{" in say(inner):
+        return None, None, "condition holds an f-string or a literal dict"
     context = All(tuple(outer)) if len(outer) > 1 else outer[0] if outer else None
     if context is not None and len(say(context)) > MAX_CONDITION_WORDS:
         context = None
@@ -135,13 +139,23 @@ def _merge_elif_chain(conds: list[Cond]) -> list[Cond]:
 
 
 def _namer(facts: SiteFacts) -> Callable[[ast.expr], str]:
+    role = _variable(facts.class_name) if facts.class_name else None
+    known_role = role in {"tokenizer", "processor", "config", "trainer", "args", "pipe"}
+
     def name(node: ast.expr) -> str:
         text = ast.unparse(node)
-        if text.startswith("self.config."):
-            return text.removeprefix("self.")
         head, _, rest = text.partition(".")
         if head == "self" and rest in facts.init_fields:
             return rest
+        if (
+            head == "self"
+            and rest
+            and not rest.startswith("_")
+            and (known_role or (role == "model" and rest.startswith("config.")))
+        ):
+            return f"{role}.{rest}"  # ``self.config.pad_token_id`` in a model is ``model.config.pad_token_id``
+        if text.startswith("self.config."):
+            return text.removeprefix("self.")
         return text if len(text) <= 80 else text[:77] + "..."
 
     return name
@@ -246,7 +260,7 @@ def _with_docs(text: str, facts: SiteFacts, v: Cond | None) -> str:
     lines = []
     for name in (_parameters(facts, v) if v is not None else [])[:MAX_PARAM_DOCS]:
         doc = facts.param_docs.get(name.rsplit(".", 1)[-1])
-        if doc:
+        if doc and not re.search(r"\{[A-Za-z_]", doc):
             lines.append(f"`{name}`: {doc}")
     return "\n\n".join([text, *lines])
 
@@ -302,8 +316,10 @@ def _typed_solutions(facts: SiteFacts, v: Cond) -> list[str]:
 
 def _settable(subject: str, facts: SiteFacts) -> bool:
     """Tell whether a user sets ``subject``: an argument, a constructor field or a config attribute."""
-    if re.fullmatch(r"(?:self\.)?(?:generation_)?config\.\w+", subject):
+    if re.fullmatch(r"(?:self\.|model\.)?(?:generation_)?config\.\w+", subject):
         return True
+    if re.fullmatch(r"(?:tokenizer|processor|args)\.[a-z]\w*", subject):
+        return True  # a public attribute of the object the user built
     name = subject[4:-1] if subject.startswith("len(") and subject.endswith(")") else subject
     return name in facts.params or name in facts.init_fields
 
@@ -330,23 +346,34 @@ _SIZES = re.compile(r"len\(|shape|size|num_|dim|length|count")
 def _atom_solution(a: Atom, facts: SiteFacts) -> str | None:
     if a.kind in {"available", "version"}:
         return _package_solution(a)
+    if len(a.subject) < 2:
+        return None  # ``p``, ``e``: a loop or exception variable, nothing a user can name
     fields = atom_fields(a)
     if a.kind == "exactly_one" and not a.negated:
         return "Pass exactly one of {s} and {other} to {where}.".format(where=_where(facts), **fields)
-    if not _settable(a.subject, facts):
-        return None  # a local value: the user cannot set it, and a step about it would mislead
     key = variant(a)
     if key == "compare_var":
-        sized = fields["inverse"] in {"==", "!="} and _SIZES.search(a.subject) and _SIZES.search(a.other)
-        return "Make {s} {inverse} {other}.".format(**fields) if sized else None
-    setter = _setter(a.subject, facts)
+        return _relation_solution(a, facts)
     templates = _SOLUTION.get(key)
-    if templates is None:
-        return None
+    if templates is None or not _settable(a.subject, facts):
+        return None  # a local value: the user cannot set it, and a step about it would mislead
+    setter = _setter(a.subject, facts)
     trust = " (only for a repository whose code you trust)" if "trust_remote_code" in a.subject else ""
     verb = "Make" if "(" in a.subject else "Set"
     template = templates[0] if setter else templates[1]
     return template.format(setter=setter, trust=trust, verb=verb, **fields)
+
+
+def _relation_solution(a: Atom, facts: SiteFacts) -> str | None:
+    """Return the step for ``x op y`` (two values): set the one the user passes, or match the sizes."""
+    fields = atom_fields(a)
+    mirror = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+    if _settable(a.subject, facts):
+        return "Set {s} to a value {inverse} {other}.".format(**fields)
+    if re.fullmatch(r"[\w.]+", a.other) and _settable(a.other, facts):
+        return f"Set {fields['other']} to a value {mirror[fields['inverse']]} {fields['s']}."
+    sized = fields["inverse"] in {"==", "!="} and _SIZES.search(a.subject) and _SIZES.search(a.other)
+    return "Make {s} {inverse} {other}.".format(**fields) if sized else None
 
 
 def _package_solution(a: Atom) -> str | None:
@@ -382,22 +409,43 @@ def _message_solutions(message: MessageFacts, typed: list[str]) -> list[str]:
     return found
 
 
+def _point_to_install(solutions: list[str], command: str) -> tuple[list[str], str | None]:
+    """Keep an install command in one place: the example fix, with the step pointing to it.
+
+    When no step names the package in the typed form, the step keeps the command and the example
+    fix is dropped instead (a section must not repeat another).
+    """
+    shown = f": `{command}`."
+    typed = ("Install `", "Upgrade `", "Install an older `")
+    pointed = [
+        s.replace(shown, " (the command is in the example fix).") if s.startswith(typed) else s for s in solutions
+    ]
+    if pointed != solutions:
+        return [s for s in pointed if "pip install" not in s], command
+    flat = re.sub(r"\W+", " ", command.lower()).strip()
+    if any(flat in re.sub(r"\W+", " ", s.lower()) for s in solutions):
+        return solutions, None
+    return solutions, command
+
+
 def _checked_names(facts: SiteFacts, v: Cond | None) -> str | None:
     """Return the names the failing check tests, in backticks, when they are plain names."""
     if v is None:
         return None
-    names = list(dict.fromkeys(a.subject for a in _top(v) if re.fullmatch(r"[A-Za-z_][\w.]*", a.subject)))
+    names = list(dict.fromkeys(a.subject for a in _top(v) if re.fullmatch(r"[A-Za-z_][\w.]+", a.subject)))
     return ", ".join(f"`{n}`" for n in names[:3]) or None
 
 
 def _dedupe(items: list[str]) -> list[str]:
-    seen: set[str] = set()
+    """Drop steps that repeat an earlier one (the same words, or contained in it) or hold a placeholder."""
+    seen: list[str] = []
     kept = []
     for item in items:
         key = re.sub(r"\W+", " ", item.lower()).strip()
-        if key not in seen and not _PLACEHOLDER.search(item):
-            seen.add(key)
-            kept.append(item)
+        if any(key in other or other in key for other in seen) or _PLACEHOLDER.search(item):
+            continue
+        seen.append(key)
+        kept.append(item)
     return kept
 
 
@@ -452,7 +500,9 @@ def _variable(class_name: str) -> str:
             return variable
     return (
         "model"
-        if re.search(r"Model|For[A-Z]|Mixin|PreTrained", class_name)
+        if re.search(
+            r"Model|For[A-Z]|Mixin|PreTrained|Decoder|Encoder|Embeddings|Attention|Layer|Block|MLP", class_name
+        )
         else re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
     )
 

@@ -242,13 +242,21 @@ def site_guards(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[list[Gu
         if isinstance(parent, ast.If | ast.While) and child is not parent.test:
             holds = any(item is child for item in parent.body)
             guards.append(Guard(parent.test, holds))
-        elif isinstance(parent, ast.ExceptHandler) and not guards and caught is None:
-            caught = ast.unparse(parent.type) if parent.type is not None else "Exception"
+        elif isinstance(parent, ast.ExceptHandler):
+            if not guards:  # raised because the try body failed: the tests around it are not the cause
+                return [], ast.unparse(parent.type) if parent.type is not None else "Exception", False
+            if parent.name is not None and _mentions(guards, parent.name):
+                return [], "a test of the caught exception", False
+            break  # the error is raised while handling another one: outer tests are context at best
         elif isinstance(parent, ast.IfExp | ast.match_case):
             return [], None, False  # not read: a match case or conditional expression
         child = parent
     unconditional = not guards and caught is None and _first_in_body(node, parents)
     return guards, caught, unconditional
+
+
+def _mentions(guards: list[Guard], name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for g in guards for n in ast.walk(g.test))
 
 
 def _first_in_body(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:

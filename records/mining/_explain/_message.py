@@ -12,7 +12,7 @@ MAX_ADVICE = 2
 MAX_SENTENCE_CHARS = 260
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|you\s+(?:should|can|need\s+to|must|may\s+want\s+to|might\s+want\s+to)\s+|"
-    r"make\s+sure|ensure|try|consider|either\s+|instead,?\s+|to\s+fix\s+this,?\s+|if\s+you\s+want[^,]*,\s*)?"
+    r"make\s+sure|ensure|try|consider|either\s+|instead,?\s+|otherwise,?\s+|to\s+fix\s+this,?\s+|if\s+[^,]{1,120},\s*)?"
     r"(?:use|set|pass|install|upgrade|update|downgrade|specify|provide|call|remove|add|run|make\s+sure|ensure|"
     r"check|select|load|change|define|enable|disable|switch|convert|reinstall|initiali[sz]e|rename|choose|"
     r"do\s+not|don't|avoid|set\s+up|login|log\s+in|launch|reduce|increase|lower|raise)\b",
@@ -74,7 +74,7 @@ def readable_literal(template: str) -> str:
             expr = part.expr.strip()
             simple = _SIMPLE_EXPR.match(expr) and len(expr) <= 40 and not expr.startswith("self.__")
             pieces.append(f"`{expr.removeprefix('self.')}`" if simple else "\ue000")
-    return "".join(pieces)
+    return re.sub(r"(['\"])(`[^`]+`)\1", r"\2", "".join(pieces))  # '{path}' -> `path`, not '`path`'
 
 
 def sentences(text: str) -> list[str]:
@@ -121,6 +121,8 @@ def requirement_advice(template: str, names: frozenset[str]) -> str | None:
             continue
         subject = match.group("subject")
         bare = subject.strip("`")
+        if bare.lower() in _COMMON_WORDS or len(bare) < 2:
+            continue
         if not (subject.startswith("`") or identifiers(bare) or bare in names):
             continue
         rest = _conjugate(match.group("rest").strip())
@@ -147,9 +149,16 @@ def _conjugate(rest: str) -> str | None:
     return f"{verb} {tail}".strip()
 
 
+_COMMON_WORDS = frozenset({"none", "true", "false", "self", "e.g", "i.e", "etc", "pip", "install"})
+
+
 def identifiers(text: str) -> list[str]:
-    """Return the identifiers a text names: backticked spans, dotted names, snake_case and CamelCase words."""
-    return [a or b for a, b in _IDENTIFIER.findall(text)]
+    """Return the identifiers a text names: backticked spans, dotted names, snake_case and CamelCase words.
+
+    ``None``, ``self``, ``e.g.`` and the like name nothing and are left out.
+    """
+    found = [a or b for a, b in _IDENTIFIER.findall(text)]
+    return [name for name in found if name.strip().lower().rstrip(".") not in _COMMON_WORDS and len(name.strip()) > 1]
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]{6,160})`")
