@@ -29,6 +29,7 @@ _MIN_WORDS = 3
 _MAX_SPAN_CHARS = 500
 # List markers and emphasis a chat message wraps a quoted error in ('- **Message:** ...').
 _DECORATION = " \t-*>•_"
+_MAX_TAG_CHARS = 30  # an issue title's '[Bug]' tag
 
 
 def find_candidates(raw: str, cleaned: str) -> list[ExtractedError]:
@@ -116,8 +117,10 @@ def _from_paragraphs(text: str) -> list[str]:
 
 
 def _undecorated(line: str) -> str:
-    """Strip list markers, emphasis and a short '**Label:**' prefix from a line."""
+    """Strip list markers, emphasis, an issue title's '[Bug]:' tag and a short '**Label:**' prefix."""
     line = line.strip().strip(_DECORATION)
+    if line.startswith("[") and 0 < line.find("]") <= _MAX_TAG_CHARS:
+        line = line[line.find("]") + 1 :].lstrip(":： ").lstrip("<").strip()  # '[Bug]: ...', '[BUG/Help] <...'
     label, colon, rest = line.partition(":")
     if colon and rest and len(label.split()) <= 3 and (label.endswith("*") or rest.startswith("*")):
         return rest.strip(_DECORATION)  # '**Exception Message:** text'

@@ -49,6 +49,7 @@ _SPAN_FOLLOWERS = frozenset(".,;:!?)]\"'")
 _QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")", "`": "`", "*": "*"}
 # Words before a class that show it is being discussed ("ValueError vs TypeError: which?"), not hit.
 _DISCUSSION_WORDS = frozenset({"vs", "vs.", "or", "and", "between", "catch", "catching", "except", "raise"})
+_SHELL_COMMANDS = ("python ", "python3 ", "$ ", "pip ")
 _RAISES_HEADINGS = frozenset({"Raises:", "Raises", "Raise:", "Exceptions:"})
 
 
@@ -149,8 +150,8 @@ def _exception_or_inline(lines: Sequence[str], index: int, text: str) -> tuple[i
         end, message = collect_loose_message(lines, index + 1, split[1])
         error = ExtractedError(split[0], message, (), KIND_EXCEPTION_LINE)
         return end, [(end - 1, error)]
-    if looks_like_code(text):
-        return index + 1, []
+    if looks_like_code(text) and not text.startswith(_SHELL_COMMANDS):
+        return index + 1, []  # an error quoted after a shell command ('python run.py ValueError: ...') counts
     errors = [(index, ExtractedError(cls, join_message([msg]), (), KIND_INLINE)) for cls, msg in inline_errors(text)]
     return index + 1, errors
 

@@ -22,6 +22,7 @@ _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 # alignment past the next long segment, and a cut inside a segment counts only from this length.
 SHORT_SEGMENT = 8
 MIN_PARTIAL = 4
+MAX_LEADING_VALUE = 20  # squashed characters a quoted piece may open with before the template's text
 MAX_PARTIAL = 400  # the part of a cut segment looked for: each length tried costs one comparison
 
 
@@ -32,6 +33,7 @@ class Alignment:
     covered: float  # share of the template's literal characters found in order (0-1)
     found_chars: int  # literal characters found (squashed)
     consistent: bool  # nothing missing between found segments: a whole message, or a piece of one
+    outside: float = 0.0  # share of the message before the template's first or after its last literal text
 
 
 def squash(text: str) -> str:
@@ -60,8 +62,28 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
     last = max(k for k, hit in enumerate(hits) if hit is not None)
     consistent = all(hit is not None for hit in hits[first : last + 1])
     if consistent:
-        found += _partial_edges(needles, hits, hay, first, last)
-    return Alignment(found / total, found, consistent)
+        head = _head_partial(needles, hits, hay, first)
+        # A piece quoted from the middle starts inside the template: in the segment before the first
+        # one found (its tail), or in a short value. A long unexplained opening is another template's.
+        consistent = first == 0 or head > 0 or (hits[first] or 0) <= MAX_LEADING_VALUE
+        found += head + _tail_partial(needles, hits, hay, last)
+    return Alignment(found / total, found, consistent, _outside(segments, needles, hits, hay, first=first, last=last))
+
+
+def _outside(
+    segments: tuple[str, ...], needles: tuple[str, ...], hits: list[int | None], hay: str, *, first: int, last: int
+) -> float:
+    """Return the share of the message beyond a template that starts or ends with literal text.
+
+    Text before such a template's opening words, or after its closing ones, is no placeholder value:
+    the template does not explain it (a shorter template matching the start of a longer message).
+    """
+    first_hit, last_hit = hits[first], hits[last]
+    if first_hit is None or last_hit is None or not hay:
+        return 0.0
+    before = first_hit if first == 0 and squash(segments[0]) else 0
+    after = len(hay) - last_hit - len(needles[last]) if last == len(needles) - 1 and squash(segments[-1]) else 0
+    return (before + after) / len(hay)
 
 
 def _inside_one_segment(needles: tuple[str, ...], hay: str, total: int) -> Alignment:
@@ -90,17 +112,20 @@ def _find_in_order(needles: tuple[str, ...], hay: str) -> list[int | None]:
     return hits
 
 
-def _partial_edges(needles: tuple[str, ...], hits: list[int | None], hay: str, first: int, last: int) -> int:
-    """Count the characters of the segments cut at the message's ends: a head before, a tail after."""
-    extra = 0
+def _tail_partial(needles: tuple[str, ...], hits: list[int | None], hay: str, last: int) -> int:
+    """Count the head of the segment after the last one found that ends the message (a cut-off message)."""
     last_hit = hits[last]
-    if last + 1 < len(needles) and last_hit is not None:
-        tail = hay[last_hit + len(needles[last]) :]
-        extra += _overlap(tail, needles[last + 1], at_end=True)
+    if last + 1 >= len(needles) or last_hit is None:
+        return 0
+    return _overlap(hay[last_hit + len(needles[last]) :], needles[last + 1], at_end=True)
+
+
+def _head_partial(needles: tuple[str, ...], hits: list[int | None], hay: str, first: int) -> int:
+    """Count the tail of the segment before the first one found that starts the message (a quoted piece)."""
     first_hit = hits[first]
-    if first > 0 and first_hit is not None:
-        extra += _overlap(hay[:first_hit], needles[first - 1], at_end=False)
-    return extra
+    if first == 0 or first_hit is None:
+        return 0
+    return _overlap(hay[:first_hit], needles[first - 1], at_end=False)
 
 
 def _overlap(text: str, needle: str, *, at_end: bool) -> int:

@@ -26,6 +26,7 @@ FUZZY_CHARS = 1200
 # as a whole message, so a whole message of another template wins over a piece of this one.
 FRAGMENT_CHARS = 45
 FRAGMENT_CEILING = 0.9
+OUTSIDE_WEIGHT = 0.5
 # Below this many literal characters a template says little (e.g. "Invalid {x}").
 SPECIFIC_CHARS = 28
 LINE_TOLERANCE = 2
@@ -158,11 +159,15 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
     if segments < 1.0:
         whole *= segments if alignment.consistent else segments**2  # text missing inside is worse
     piece = 0.0
-    if alignment.consistent:  # a message cut off, or quoted in part: how much of the template it covers
-        piece = FRAGMENT_CEILING * min(1.0, alignment.found_chars / FRAGMENT_CHARS) * (0.5 + 0.5 * segments)
+    if alignment.consistent:
+        # A message cut off, or quoted in part, covers only part of its template, and that is the
+        # paste's doing: what counts is how long a run of the template's text it is, in order.
+        piece = FRAGMENT_CEILING * min(1.0, alignment.found_chars / FRAGMENT_CHARS)
     specificity = min(1.0, template.literal_chars / SPECIFIC_CHARS)
     explained = min(1.0, template.literal_chars / max(1, len(message.strip())))
-    text = max(whole, piece) * (0.6 + 0.4 * specificity)
+    # Message text beyond a template's first or last words is not explained by it: of two templates
+    # that both fit, the one that reaches the end of a cut-off message goes first.
+    text = max(whole, piece) * (0.6 + 0.4 * specificity) * (1.0 - OUTSIDE_WEIGHT * alignment.outside)
     return TextEvidence(
         text,
         pattern_score,

@@ -62,10 +62,14 @@ def is_other_backend(file_path: str | None) -> bool:
     return any(marker in path for marker in _SECONDARY_BACKENDS)
 
 
-def representative_key(site: Site) -> tuple[bool, bool, bool, float, str]:
-    """Order sites of one cause: shared module, then generated, then PyTorch, then rank, then path."""
+def representative_key(site: Site) -> tuple[bool, bool, bool, int, float, str]:
+    """Order sites of one cause: shared, generated, PyTorch, then the more central module, rank, path.
+
+    A module nearer the package root (``trainer.py``) is used by more code than one deeper down
+    (``integrations/deepspeed.py``), so a paste without a frame more likely comes from it.
+    """
     path = site.file_path or ""
-    return _PER_MODEL in path, "/modular_" in path, is_other_backend(path), -site.rank, path
+    return _PER_MODEL in path, "/modular_" in path, is_other_backend(path), path.count("/"), -site.rank, path
 
 
 def fold(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:

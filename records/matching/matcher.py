@@ -20,6 +20,7 @@ from typing import Literal
 from rapidfuzz import fuzz, utils
 
 from records.extract import ExtractedError, Extraction, extract
+from records.matching.align import squash
 from records.matching.evidence import (
     LINE_TOLERANCE,
     Evidence,
@@ -27,11 +28,13 @@ from records.matching.evidence import (
     TextEvidence,
     gather,
     library_of,
+    short_class,
     text_evidence,
 )
 from records.matching.folding import Site, fold, fold_reason, is_other_backend, named_models
 from records.matching.generic import is_generic
 from records.matching.index import Candidate, IndexEntry, MatchIndex
+from records.matching.template import parse_template
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
@@ -178,7 +181,7 @@ class Matcher:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, hint, versions or {}) for group in groups.values()]
         framed = [any(m.evidence.frame > 0 for m in group.members) for group in groups.values()]
-        answers = _one_per_record(_fold(answers, framed, names))
+        answers = _one_per_record(_fold(*_join_curated(answers, framed), names))
         answers.sort(key=lambda m: (-m.rank, m.id))
         return answers
 
@@ -295,6 +298,48 @@ def _one_per_record(answers: Iterable[Match]) -> list[Match]:
         if answer.id not in best or answer.rank > best[answer.id].rank:
             best[answer.id] = answer
     return list(best.values())
+
+
+def _join_curated(answers: list[Match], framed: list[bool]) -> tuple[list[Match], list[bool]]:
+    """Join a curated record that names no line with the mined raise site whose text it opens.
+
+    A curated record may quote only the start of a long message (its first paragraph). Raised in the
+    same file with the same class, it is that site: its text is shown, the mined location kept.
+    """
+    kept: list[Match] = []
+    kept_framed: list[bool] = []
+    for answer, frame in zip(answers, framed, strict=True):
+        host = None if answer.line_number is not None else _host_of(answer, answers)
+        if host is None:
+            kept.append(answer)
+            kept_framed.append(frame)
+    for answer in answers:
+        host = None if answer.line_number is not None else _host_of(answer, answers)
+        if host is not None:
+            k = next(i for i, a in enumerate(kept) if a is host)
+            kept[k] = replace(
+                host,
+                id=answer.id,
+                error_class=answer.error_class,
+                error_message=answer.error_message,
+                score=max(host.score, answer.score),
+                rank=max(host.rank, answer.rank),
+                member_ids=tuple(dict.fromkeys((*answer.member_ids, *host.member_ids))),
+            )
+    return kept, kept_framed
+
+
+def _host_of(curated: Match, answers: list[Match]) -> Match | None:
+    """Return the mined answer in the curated one's file, of its class, whose text starts with its text."""
+    opening = squash(parse_template(curated.error_message).literal)
+    for other in answers:
+        if other is curated or other.line_number is None or other.file_path != curated.file_path:
+            continue
+        if short_class(other.error_class) != short_class(curated.error_class):
+            continue
+        if opening and squash(parse_template(other.error_message).literal).startswith(opening):
+            return other
+    return None
 
 
 def _fold(answers: list[Match], framed: list[bool], names: frozenset[str]) -> list[Match]:

@@ -963,3 +963,95 @@ MESSAGES = st.from_regex(r"[A-Za-z0-9'][A-Za-z0-9 .,'-]{0,60}[A-Za-z0-9.']", ful
 def test_rendered_exception_line_round_trips(error_class: str, message: str) -> None:
     error = primary(f"{error_class}: {message}")
     assert (error.error_class, error.message) == (error_class, message)
+
+
+# --- Messages kept whole, quoted errors, fragments (issue 10) --------------------------------------
+
+FRAME = '  File "/venv/lib/python3.11/site-packages/transformers/models/auto/auto_factory.py", line 566, in f\n'
+WHOLE_CASES = [
+    pytest.param(
+        "ValueError: Unrecognized configuration class X for this kind of AutoModel: Auto.\nModel type should be one of A, B.",
+        "Unrecognized configuration class X for this kind of AutoModel: Auto.\nModel type should be one of A, B.",
+        id="lone-line-continues-after-a-sentence-end",
+    ),
+    pytest.param(
+        "ValueError: the widget is broken.\nI tried everything, any idea?",
+        "the widget is broken.",
+        id="lone-line-stops-at-chat",
+    ),
+    pytest.param(
+        f"Traceback (most recent call last):\n{FRAME}RuntimeError: first paragraph.\n\n- second: item\n\nNote: third.",
+        "first paragraph.\n\n- second: item\n\nNote: third.",
+        id="traceback-message-keeps-its-blank-lines",
+    ),
+    pytest.param(
+        f"Traceback (most recent call last):\n{FRAME}RuntimeError: the message.\n\nhow do I fix this?",
+        "the message.",
+        id="traceback-message-stops-at-a-chat-paragraph",
+    ),
+    pytest.param(
+        "I got ValueError: Please select a token to use as `pad_token` or add one via `add_special_tokens`",
+        "Please select a token to use as `pad_token` or add one via `add_special_tokens`",
+        id="inline-error-keeps-its-inline-code",
+    ),
+    pytest.param(
+        "微调报错：ValueError: the save and eval strategy must match",
+        "the save and eval strategy must match",
+        id="glued-to-other-script",
+    ),
+    pytest.param(
+        "**OSError: name/model does not appear to have a file named config.json**",
+        "name/model does not appear to have a file named config.json",
+        id="bold",
+    ),
+    pytest.param(
+        "python web_demo.py ImportError: This modeling file requires packages",
+        "This modeling file requires packages",
+        id="after-a-shell-command",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), WHOLE_CASES)
+def test_messages_are_kept_whole(text: str, message: str) -> None:
+    assert primary(text).message == message
+
+
+def test_a_cut_off_traceback_takes_the_error_quoted_after_it() -> None:
+    text = f"```\n{FRAME}    raise ValueError(\n```\n`ValueError: text input must be of type `str` (single example)`"
+    result = extract(text)
+    assert len(result.errors) == 1
+    error = result.errors[0]
+    assert (error.kind, error.error_class) == ("traceback", "ValueError")
+    assert error.message.startswith("text input must be of type `str`")
+    assert error.raising_frame is not None and error.raising_frame.line == 566
+
+
+def test_a_message_before_a_cut_off_traceback_is_a_fragment_with_its_frames() -> None:
+    text = f"text input must be of type str, got a list of dicts instead\n\nTraceback (most recent call last):\n{FRAME}"
+    result = extract(text)
+    assert result.primary is not None and result.primary.message == ""
+    assert any(f.message.startswith("text input must be") and f.frames for f in result.fragments)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[Bug]: The checkpoint you are trying to load has model type `x`",
+            "The checkpoint you are trying to load has model type `x`",
+        ),
+        (
+            "- **Exception Message:** Unrecognized configuration class X\nModel type should be one of A",
+            "Unrecognized configuration class X\nModel type should be one of A",
+        ),
+        (
+            "When i run it, some thing was wrong:\ntext input must of type `str` (single example)",
+            "text input must of type `str` (single example)",
+        ),
+    ],
+)
+def test_classless_messages_in_prose_are_candidates(text: str, message: str) -> None:
+    result = extract(text)
+    assert not result.is_error
+    assert message in [error.message for error in result.errors]
