@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.conftest import SEED_IDS, SEEDS_JSONL
+from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
 
 STATEFUL = "ValueError: assisted generation is not supported with stateful models, such as MambaForCausalLM"
 
@@ -73,3 +73,40 @@ def test_batch(capsys: pytest.CaptureFixture[str], dbfile: str, tmp_path: Path) 
 def test_batch_missing_file(capsys: pytest.CaptureFixture[str], dbfile: str) -> None:
     assert main(["ask", "--batch", "/nonexistent.jsonl", "--db", dbfile]) == 1
     assert "tracebot: error: /nonexistent.jsonl: cannot read" in capsys.readouterr().err
+
+
+AMBIGUOUS = "the frobnicator configuration cannot be combined with legacy sprocket assemblies\nsee the widget guide"
+
+
+@pytest.fixture
+def twofold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A database with one message raised with two classes in two files: a paste without a class is ambiguous."""
+    records = tmp_path / "two.jsonl"
+    rows = [
+        make_record(id="ra", errorMessage=AMBIGUOUS, messagePattern=None, errorClass="ValueError",
+                    filePath="src/lib/alpha.py", lineNumber=10),
+        make_record(id="rb", errorMessage=AMBIGUOUS, messagePattern=None, errorClass="TypeError",
+                    filePath="src/lib/beta.py", lineNumber=20),
+    ]  # fmt: skip
+    records.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    path = str(tmp_path / "two.db")
+    assert main(["records", "import", str(records), "--db", path]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_ambiguous_answer_lists_candidates_one_per_line(capsys: pytest.CaptureFixture[str], twofold: str) -> None:
+    assert main(["ask", AMBIGUOUS, "--db", twofold]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Several records could explain this error")
+    assert len(lines) == 3  # the two-line message is shown on one line per candidate
+    assert {line.split()[0] for line in lines[1:]} == {"ra", "rb"}
+    assert any("src/lib/alpha.py:10" in line for line in lines) and any("src/lib/beta.py:20" in line for line in lines)
+
+
+def test_ask_json_gives_every_candidates_file(capsys: pytest.CaptureFixture[str], twofold: str) -> None:
+    assert main(["ask", "--json", AMBIGUOUS, "--db", twofold]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "ambiguous"
+    assert {m["filePath"] for m in data["matches"]} == {"src/lib/alpha.py", "src/lib/beta.py"}
+    assert all(m["alsoRaisedIn"] == [] for m in data["matches"])
