@@ -35,6 +35,10 @@ NOT_SHIPPED = {
     "training-arguments-bf16-not-supported-ampere": ("src/transformers/training_args.py", "4.44.2"),
     "bnb-4bit-modules-dispatched-on-cpu-old-flag-name": ("src/transformers/quantizers/quantizer_bnb_4bit.py", "4.44.2"),
     "quantized-modules-dispatched-on-cpu-modeling-utils": ("src/transformers/modeling_utils.py", "4.36.2"),
+    "llama-rope-scaling-must-have-two-fields-with-with": (
+        "src/transformers/models/llama/configuration_llama.py",
+        "4.38.2",
+    ),
     "deepspeed-zero3-incompatible-with-device-map": ("src/transformers/modeling_utils.py", "4.44.2"),
     "bnb-quantized-model-to-not-supported": ("src/transformers/modeling_utils.py", "4.44.2"),
     "failed-to-import-transformers-module": ("src/transformers/utils/import_utils.py", "4.48.3"),
