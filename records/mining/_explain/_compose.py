@@ -331,6 +331,7 @@ _SOLUTION = {
     "flag-": ("Pass `{last}=True` to {setter}{trust}.", "Set {s} to True{trust}."),
     "flag+": ("Pass `{last}=False` to {setter}.", "Set {s} to False."),
     "truthy-": ("Give a non-empty {s} to {setter}.", "Give a non-empty {s}."),
+    "truthy+": ("Do not pass {s} to {setter} here (leave it empty or None).", "Leave {s} empty or None here."),
     "member-": ("Set {s} to one of {values}.",) * 2,
     "member+": ("Set {s} to a value other than {values}.",) * 2,
     "member_ref-": ("Set {s} to a value listed in {other}.",) * 2,
@@ -370,8 +371,9 @@ def _relation_solution(a: Atom, facts: SiteFacts) -> str | None:
     mirror = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
     if _settable(a.subject, facts):
         return "Set {s} to a value {inverse} {other}.".format(**fields)
-    if re.fullmatch(r"[\w.]+", a.other) and _settable(a.other, facts):
-        return f"Set {fields['other']} to a value {mirror[fields['inverse']]} {fields['s']}."
+    if re.fullmatch(r"[\w.]+|len\([\w.]+\)", a.other) and _settable(a.other, facts):
+        verb = "Make" if "(" in a.other else "Set"
+        return f"{verb} {fields['other']} {mirror[fields['inverse']]} {fields['s']}."
     sized = fields["inverse"] in {"==", "!="} and _SIZES.search(a.subject) and _SIZES.search(a.other)
     return "Make {s} {inverse} {other}.".format(**fields) if sized else None
 
@@ -465,24 +467,43 @@ def _install_line(a: Atom) -> str:
 # --- example fix -----------------------------------------------------------------------------------
 
 
-def _setter(subject: str, facts: SiteFacts) -> str | None:
-    """Return the call a user passes ``subject`` to (``model.generate(...)``), if it is an argument of one."""
+_ATTRIBUTE = re.compile(r"(?:model\.)?(?:generation_)?config\.\w+|(?:tokenizer|processor|args)\.[a-z]\w*")
+
+
+def _target(subject: str, facts: SiteFacts) -> str | None:
+    """Return the call a user passes ``subject`` to (``model.generate()``, ``LlamaConfig(...)``), if any."""
     entry = facts.entry
     if "." in subject or entry is None:
         return None
     function = entry.function
     names = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]} if function is not None else set()
-    if entry.display.endswith("(...)") and (subject in facts.init_fields or subject in names):
-        return f"`{entry.display}`"
-    if subject in names:
-        return f"`{entry.display}`"
+    if subject in names or (entry.display.endswith("(...)") and subject in facts.init_fields):
+        return entry.display
+    if subject in facts.init_fields and facts.class_name:
+        return f"{facts.class_name}(...)"  # a constructor argument, checked later by a method
     return None
 
 
+def _setter(subject: str, facts: SiteFacts) -> str | None:
+    """Return the call a user passes ``subject`` to, in backticks, if it is an argument of one."""
+    target = _target(subject, facts)
+    return f"`{target}`" if target else None
+
+
+def _shown(subject: str, facts: SiteFacts) -> bool:
+    """Tell whether an example can show ``subject`` being set: a call argument or a public attribute."""
+    return _setter(subject, facts) is not None or _ATTRIBUTE.fullmatch(subject) is not None
+
+
 def _call(facts: SiteFacts, argument: str) -> str | None:
-    if facts.entry is None:
+    """Return the line that passes ``argument`` (``name=value``): a call, or an assignment for an attribute."""
+    name, _, value = argument.partition("=")
+    if _ATTRIBUTE.fullmatch(name):
+        return f"{name} = {value}"
+    display = _target(name, facts) if name else None
+    display = display or (facts.entry.display if facts.entry else None)
+    if display is None:
         return None
-    display = facts.entry.display
     if display.endswith("(...)"):
         return display.replace("(...)", f"(..., {argument})")
     owner, _, method = display.rpartition(".")
@@ -526,7 +547,7 @@ def _shape_example(facts: SiteFacts, v: Cond) -> str | None:
         before = _call(facts, ", ".join(f"{a.subject}={a.subject}" for a in given))
         after = _call(facts, f"{given[0].subject}={given[0].subject}")
         return _before_after(before, after, after_note="only one of them")
-    if not isinstance(v, Atom) or not _setter(v.subject, facts):
+    if not isinstance(v, Atom) or not _shown(v.subject, facts):
         return None
     builder = _EXAMPLES.get(variant(v))
     return builder(facts, v) if builder else None
@@ -541,7 +562,7 @@ def _before_after(before: str | None, after: str | None, *, before_note: str = "
 
 
 def _exactly_one_example(facts: SiteFacts, v: Atom) -> str | None:
-    if not _setter(v.other, facts):
+    if not (_setter(v.subject, facts) and _setter(v.other, facts)):
         return None
     before = _call(facts, f"{v.subject}={v.subject}, {v.other}={v.other}")
     return _before_after(before, _call(facts, f"{v.subject}={v.subject}"), before_note="both given",
@@ -553,6 +574,8 @@ def _flag_example(facts: SiteFacts, v: Atom) -> str | None:
 
 
 def _none_example(facts: SiteFacts, v: Atom) -> str | None:
+    if _setter(v.subject, facts) is None:
+        return None  # an attribute: the value to set is not known from the source
     present, absent = _call(facts, f"{v.subject}={v.subject}"), _call(facts, "")
     absent = absent.replace("(..., )", "(...)") if absent else None
     return _before_after(present, absent) if v.negated else _before_after(absent, present)
