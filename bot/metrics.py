@@ -23,6 +23,11 @@ class Metrics:
         self.messages_seen = Counter("tracebot_messages_seen", "Messages the bot read", registry=r)
         self.pastes = Counter("tracebot_pastes", "Pastes judged by the matcher, by status", ["status"], registry=r)
         self.replies_sent = Counter("tracebot_replies_sent", "Answers posted or edited", registry=r)
+        self.replies_deferred = Counter("tracebot_replies_deferred", "Answers held until a cooldown lapsed", registry=r)
+        self.pastes_overflowed = Counter(
+            "tracebot_pastes_overflowed", "Pastes not answered because a bounded queue was full, by queue",
+            ["queue"], registry=r,
+        )  # fmt: skip
         self.votes = Counter("tracebot_votes", "Helpful / not helpful votes", ["vote"], registry=r)
         self.match_latency = Histogram(
             "tracebot_match_latency_seconds", "Extraction and matching time per paste", buckets=LATENCY_BUCKETS,

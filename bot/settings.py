@@ -72,6 +72,11 @@ class Settings(BaseSettings):
     channel_cooldown: float = Field(default=2.0, ge=0, description="seconds between answers in one channel")
     global_budget: int = Field(default=60, ge=0, description="answers allowed per global window (0 = no limit)")
     global_window: float = Field(default=60.0, gt=0, description="seconds the global budget covers")
+    # A paste that arrives while a cooldown runs is matched at once and answered when it lapses; these
+    # bound what waits (per channel and in all) and what is being read and matched at any moment.
+    deferred_per_channel: int = Field(default=20, ge=0, description="answers waiting for a cooldown, per channel")
+    deferred_total: int = Field(default=500, ge=0, description="answers waiting for a cooldown, in all")
+    max_in_flight: int = Field(default=200, ge=1, description="pastes being read and matched at once")
 
     # Reading pastes: attachments and paste-site links.
     max_attachment_bytes: int = Field(default=512 * 1024, gt=0, description="largest attachment read")

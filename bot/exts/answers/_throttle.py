@@ -46,6 +46,17 @@ class Throttle:
             return "global budget"
         return None
 
+    def ready_in(self, user_id: int, channel_id: int) -> float:
+        """Return the seconds until an answer to this user in this channel would be allowed (0 if now)."""
+        now = self._clock()
+        waits = [
+            self._users.get(user_id, -float("inf")) + self.user_cooldown - now,
+            self._channels.get(channel_id, -float("inf")) + self.channel_cooldown - now,
+        ]
+        if self.budget and len(self._recent) >= self.budget:
+            waits.append(self._recent[-self.budget] + self.window - now)
+        return max(0.0, *waits)
+
     def take(self, user_id: int, channel_id: int) -> bool:
         """Count one answer if allowed now; return whether it was."""
         if self.blocked(user_id, channel_id) is not None:

@@ -1,5 +1,11 @@
 """The paste listener: answers pastes, follows their edits and deletions. Thin: decisions are pure
-helpers (``_policy``, ``_throttle``, ``_reading``), matching is the engine's, posting is ``_lifecycle``.
+helpers (``_policy``, ``_throttle``, ``_reading``, ``_deferred``), matching is the engine's, posting
+is ``_lifecycle``.
+
+Every admitted paste is matched, whatever the cooldowns say (an unmatched one reaches triage, which
+has its own caps); a reply that a cooldown holds back waits in ``_deferred`` and goes out when the
+cooldown lapses. Work is bounded: at most ``max_in_flight`` pastes are read and matched at once, and
+what is refused for room is counted and logged with its message id.
 
 Only ids and statuses are logged; paste text never is (it may hold secrets).
 """
@@ -14,20 +20,26 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.client import Services
 from bot.engine import Answer
+from bot.exts.answers._deferred import DeferredReplies, Waiting
 from bot.exts.answers._lifecycle import KeyedLocks, ReplyKeeper
 from bot.exts.answers._message import facts_of, paste_event, paste_text
 from bot.exts.answers._policy import skip_reason
 from bot.exts.answers._throttle import Throttle
-from bot.views import answer_reply
-from storage.guilds import GuildConfig
+from bot.views import ReplyContent, answer_reply
+from storage.guilds import GuildConfig, ReplyStyle
 from storage.replies import ReplyLink
 
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0
+# How often held answers are looked at: an answer goes out at most this long after its cooldown lapses.
+DRAIN_TICK = 0.25
+# How full an answer is, to keep the fullest of one person's held pastes.
+_ANSWER_RANK = {"matched": 2, "ambiguous": 1}
+Held = tuple[discord.Message, ReplyContent, ReplyStyle]
 
 
 class Answers(commands.Cog):
@@ -46,9 +58,16 @@ class Answers(commands.Cog):
         self.locks = KeyedLocks()
         self.keeper = ReplyKeeper(bot, services.replies)
         self._inflight: set[asyncio.Task[Any]] = set()
+        self.max_in_flight = settings.max_in_flight
+        self.deferred: DeferredReplies[Held] = DeferredReplies(
+            per_channel=settings.deferred_per_channel, total=settings.deferred_total
+        )
 
     async def cog_unload(self) -> None:
         """Let answers in progress finish (for a bounded time), then cancel the rest, before the database closes."""
+        self.drain.cancel()
+        if self.deferred:
+            log.info("%d held answers not posted at shutdown", len(self.deferred))
         pending = self._inflight - {asyncio.current_task()}
         if not pending:
             return
@@ -80,7 +99,7 @@ class Answers(commands.Cog):
         if self.services.metrics is not None:
             self.services.metrics.messages_seen.inc()
         admitted, config = await self._admitted(message)
-        if not admitted or self.throttle.blocked(message.author.id, message.channel.id):
+        if not admitted or self._overflowing(message.id):
             return
         async with self._work(message.id):
             await self._answer_new(message, config)
@@ -94,11 +113,13 @@ class Answers(commands.Cog):
         admitted, config = await self._admitted(message)
         if not admitted:
             return
+        if self._overflowing(message.id):
+            return
         async with self._work(message.id):
+            self.deferred.drop(message.id)  # a held answer to the old text must not go out
             link = await self.services.replies.get(message.id)
             if link is None:
-                if not self.throttle.blocked(message.author.id, message.channel.id):
-                    await self._answer_new(message, config)
+                await self._answer_new(message, config)
                 return
             await self._follow_edit(message, link)
 
@@ -123,26 +144,77 @@ class Answers(commands.Cog):
             log.debug("message %s skipped: %s", message.id, reason)
         return reason is None, config
 
+    def _overflowing(self, message_id: int) -> bool:
+        """Refuse a paste when ``max_in_flight`` are already being read and matched (counted, logged)."""
+        if len(self._inflight) < self.max_in_flight:
+            return False
+        log.info("message %s not read: %d pastes already in flight", message_id, len(self._inflight))
+        self._count_overflow("in_flight")
+        return True
+
+    def _count_overflow(self, queue: str) -> None:
+        if self.services.metrics is not None:
+            self.services.metrics.pastes_overflowed.labels(queue).inc()
+
     async def _answer_new(self, message: discord.Message, config: GuildConfig | None) -> None:
-        answer = await self._match(message)
-        if answer is None:
+        matched = await self._match(message)
+        if matched is None:
             return
+        answer, text = matched
         content = answer_reply(answer, author_id=message.author.id)
         if content is None:
             return
-        if not self.throttle.take(message.author.id, message.channel.id):
-            log.info("message %s: %s but throttled", message.id, answer.result.status)
-            return
         style = config.reply_style if config is not None else "reply"
+        if not self.throttle.take(message.author.id, message.channel.id):
+            self._defer(message, (message, content, style), (_ANSWER_RANK.get(answer.result.status, 0), len(text)))
+            return
+        await self._post(message, content, style)
+
+    async def _post(self, message: discord.Message, content: ReplyContent, style: ReplyStyle) -> None:
         link = await self.keeper.post(message, content, style)
         if link is not None:
             if self.services.metrics is not None:
                 self.services.metrics.replies_sent.inc()
             log.info("message %s answered by %s: %s %s", message.id, link.reply_id, link.status, link.record_ids[0])
 
+    def _defer(self, message: discord.Message, held: Held, fullness: tuple[int, int]) -> None:
+        """Hold an answer until the cooldown that blocks it lapses."""
+        offer = self.deferred.offer(message.author.id, Waiting(message.id, message.channel.id, fullness, held))
+        if offer == "overflow":
+            log.info("message %s: answer not held, the deferred queue is full", message.id)
+            self._count_overflow("deferred")
+            return
+        log.info("message %s: answer held for the cooldown (%s)", message.id, offer)
+        if offer in ("queued", "replaced") and self.services.metrics is not None:
+            self.services.metrics.replies_deferred.inc()
+        if not self.drain.is_running():  # it runs only while answers are held
+            self.drain.start()
+
+    @tasks.loop(seconds=DRAIN_TICK)
+    async def drain(self) -> None:
+        """Post the held answers whose cooldown lapsed; stop when none is held (started by ``_defer``)."""
+        await self._post_due()
+        if not self.deferred:
+            self.drain.stop()
+
+    async def _post_due(self) -> int:
+        """Post every held answer whose cooldown has lapsed; return how many went out."""
+        posted = 0
+        for author, channel in self.deferred.waiting_keys():
+            if self.throttle.ready_in(author, channel) > 0 or not self.throttle.take(author, channel):
+                continue
+            waiting = self.deferred.take((author, channel))
+            if waiting is None:
+                continue
+            message, content, style = waiting.item
+            async with self._work(message.id):
+                await self._post(message, content, style)
+            posted += 1
+        return posted
+
     async def _follow_edit(self, message: discord.Message, link: ReplyLink) -> None:
-        answer = await self._match(message)
-        content = answer_reply(answer, author_id=message.author.id) if answer is not None else None
+        matched = await self._match(message)
+        content = answer_reply(matched[0], author_id=message.author.id) if matched is not None else None
         if content is None:
             log.info("message %s edited: no longer answered, reply %s removed", message.id, link.reply_id)
             await self.keeper.remove(link)
@@ -150,7 +222,7 @@ class Answers(commands.Cog):
         updated = await self.keeper.update(link, content)
         log.info("message %s edited: reply %s shows %s", message.id, link.reply_id, updated and updated.record_ids)
 
-    async def _match(self, message: discord.Message) -> Answer | None:
+    async def _match(self, message: discord.Message) -> tuple[Answer, str] | None:
         """Match the paste; dispatch ``paste_unmatched`` or ``paste_answered``; None for no text."""
         settings = self.services.settings
         me_id = self.bot.user.id if self.bot.user else None
@@ -171,9 +243,11 @@ class Answers(commands.Cog):
         elif status in ("matched", "ambiguous"):
             # Answered pastes are not triaged, but a credential in them still earns the author a warning.
             self.bot.dispatch("paste_answered", paste_event(message, text, answer))
-        return answer
+        return answer, text
 
     async def _deleted(self, message_id: int) -> None:
+        if self.deferred.drop(message_id) is not None:
+            log.info("message %s deleted: its held answer is dropped", message_id)
         async with self._work(message_id):
             link = await self.services.replies.get(message_id)
             if link is not None:
