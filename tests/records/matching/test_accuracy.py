@@ -30,12 +30,23 @@ def test_hand_written_chat_is_never_matched_or_ambiguous() -> None:
     assert chat.statuses["matched"] == 0 and chat.statuses["ambiguous"] == 0, chat.failures
 
 
-def test_at_most_one_percent_of_hand_written_foreign_errors_matched() -> None:
+def test_at_most_one_percent_of_hand_written_foreign_errors_matched_to_transformers() -> None:
     foreign = tallies()["foreign-hw"]
     assert foreign.total >= 50
-    assert foreign.statuses["matched"] / foreign.total <= 0.01, foreign.failures
+    assert foreign.share("matched to transformers") <= 0.01, foreign.failures
 
 
 def test_real_chat_gets_no_answer() -> None:
     chat = tallies()["chat"]
     assert chat.statuses["matched"] == 0 and chat.statuses["ambiguous"] == 0, chat.failures
+
+
+def test_at_most_three_percent_of_real_foreign_errors_matched_to_transformers() -> None:
+    foreign = tallies()["foreign"]
+    assert foreign.share("matched to transformers") <= 0.03, foreign.failures
+
+
+def test_raised_errors_answered_at_their_site_and_version() -> None:
+    raised = tallies()["raised"]
+    assert raised.share("right") >= 0.97, raised.failures
+    assert raised.share("version right") == 1.0, raised.failures
