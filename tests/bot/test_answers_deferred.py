@@ -6,7 +6,9 @@ import pytest
 
 from bot.exts.answers import Answers
 from bot.exts.answers._deferred import DeferredReplies, Waiting
+from bot.exts.answers._reading import missing_part
 from bot.exts.answers._throttle import Throttle
+from records.extract import extract
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED, Sim, answers, sim_fixture, simcord_bot_fixture  # noqa: F401
 from tests.conftest import SEED_IDS
 
@@ -118,3 +120,28 @@ async def test_pastes_beyond_the_in_flight_bound_are_counted_not_read(sim: Sim) 
     await sim.member.send(sim.help, STATEFUL)
     assert answers(sim, sim.help) == []
     assert sim.events["paste_unmatched"] == []
+
+
+CUT_OFF = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/a/spec.py", line 12, in <module>\n'
+    "    out = model.generate(**inputs, assistant_model=draft)\n"
+    '  File "/home/a/.venv/lib/python3.11/site-packages/transformers/generation/utils.py", line 1581, in generate\n'
+    "    raise ValueError(\n"
+)
+
+
+async def test_a_cut_off_traceback_is_asked_for_its_last_line_once_privately(sim: Sim) -> None:
+    paste = await sim.member.send(sim.help, CUT_OFF)
+    await sim.member.edit(paste, CUT_OFF + "\n")  # an edit that still lacks the line: not asked twice
+    assert answers(sim, sim.help) == []  # nothing public
+    dms = [r for r in sim.env.http_requests if r.method == "POST" and r.path.endswith("/messages") and r.json]
+    asked = [r.json for r in dms if "stops before its last line" in str(r.json.get("content"))]
+    assert len(asked) == 1
+    assert asked[0]["allowed_mentions"] == {"parse": []}
+
+
+def test_missing_part_is_only_for_a_traceback_without_its_final_line() -> None:
+    assert missing_part(extract(CUT_OFF)) is not None
+    assert missing_part(extract(CUT_OFF + "ValueError: boom")) is None
+    assert missing_part(extract("hello there, how do I fine-tune llama?")) is None

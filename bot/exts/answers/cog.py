@@ -13,6 +13,7 @@ Only ids and statuses are logged; paste text never is (it may hold secrets).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -23,11 +24,13 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.client import Services
+from bot.constants import NO_MENTIONS
 from bot.engine import Answer
 from bot.exts.answers._deferred import DeferredReplies, Waiting
 from bot.exts.answers._lifecycle import KeyedLocks, ReplyKeeper
 from bot.exts.answers._message import facts_of, paste_event, paste_text
 from bot.exts.answers._policy import skip_reason
+from bot.exts.answers._reading import SeenIds, missing_part
 from bot.exts.answers._throttle import Throttle
 from bot.views import ReplyContent, answer_reply
 from storage.guilds import GuildConfig, ReplyStyle
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0
 # How often held answers are looked at: an answer goes out at most this long after its cooldown lapses.
 DRAIN_TICK = 0.25
+ASK_SECONDS = 120.0  # a public "paste the last line" reply deletes itself after this long
 # How full an answer is, to keep the fullest of one person's held pastes.
 _ANSWER_RANK = {"matched": 2, "ambiguous": 1}
 Held = tuple[discord.Message, ReplyContent, ReplyStyle]
@@ -59,6 +63,7 @@ class Answers(commands.Cog):
         self.keeper = ReplyKeeper(bot, services.replies)
         self._inflight: set[asyncio.Task[Any]] = set()
         self.max_in_flight = settings.max_in_flight
+        self.asked = SeenIds()  # pastes already asked for their missing line
         self.deferred: DeferredReplies[Held] = DeferredReplies(
             per_channel=settings.deferred_per_channel, total=settings.deferred_total
         )
@@ -163,12 +168,25 @@ class Answers(commands.Cog):
         answer, text = matched
         content = answer_reply(answer, author_id=message.author.id)
         if content is None:
+            await self._ask_for_missing(message, answer)
             return
         style = config.reply_style if config is not None else "reply"
         if not self.throttle.take(message.author.id, message.channel.id):
             self._defer(message, (message, content, style), (_ANSWER_RANK.get(answer.result.status, 0), len(text)))
             return
         await self._post(message, content, style)
+
+    async def _ask_for_missing(self, message: discord.Message, answer: Answer) -> None:
+        """Ask, once per paste and privately when Discord lets us, for the line a cut-off traceback lacks."""
+        hint = missing_part(answer.result.extraction)
+        if hint is None or not self.asked.add(message.id):
+            return
+        try:
+            await message.author.send(f"About your paste in {message.jump_url}: {hint}", allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:  # direct messages closed: a short reply that goes away again
+            with contextlib.suppress(discord.HTTPException):
+                await message.reply(hint, mention_author=False, allowed_mentions=NO_MENTIONS, delete_after=ASK_SECONDS)
+        log.info("message %s: asked for the missing last line", message.id)
 
     async def _post(self, message: discord.Message, content: ReplyContent, style: ReplyStyle) -> None:
         link = await self.keeper.post(message, content, style)
