@@ -11,6 +11,7 @@ re-wrapped: candidates are fragments to match, never proof of an error, so they 
 
 from __future__ import annotations
 
+import json
 import re
 
 from records.extraction.clean import clean_paste
@@ -19,6 +20,10 @@ from records.extraction.lines import looks_like_code, split_exception_line
 from records.extraction.model import KIND_CANDIDATE, ExtractedError
 
 _ERROR_PHRASE_RE = re.compile(r"[Ee](?:rror|RROR|xception)(?: [Mm]essage)?(?:\*\*)?[:：]")
+# A JSON string field a server returns an error in: '{"error": "Error no file named ..."}'.
+_JSON_FIELD_RE = re.compile(
+    r'"(?:error|message|detail|exception|msg)"\s{0,4}:\s{0,4}"((?:[^"\\\n]|\\.){12,4000})"', re.I
+)
 _FENCE = "```"
 _MAX_FENCES = 20
 _MAX_BLOCK_LINES = 5
@@ -34,7 +39,13 @@ _MAX_TAG_CHARS = 30  # an issue title's '[Bug]' tag
 
 def find_candidates(raw: str, cleaned: str) -> list[ExtractedError]:
     """Return message-like candidates from code blocks, 'error:' phrases, code spans and paragraphs."""
-    messages = [*_from_phrases(cleaned), *_from_fences(raw), *_from_spans(cleaned), *_from_paragraphs(cleaned)]
+    messages = [
+        *_from_phrases(cleaned),
+        *_from_fences(raw),
+        *_from_json(cleaned),
+        *_from_spans(cleaned),
+        *_from_paragraphs(cleaned),
+    ]
     seen: set[str] = set()
     found: list[ExtractedError] = []
     for message in messages:
@@ -82,6 +93,19 @@ def _message_lines(text: str) -> list[str]:
             break
         lines.append(stripped)
     return lines
+
+
+def _from_json(text: str) -> list[str]:
+    """Return the text of an 'error', 'message' or 'detail' field of JSON a server or log printed."""
+    found: list[str] = []
+    for match, _ in zip(_JSON_FIELD_RE.finditer(text), range(_MAX_HITS), strict=False):
+        try:
+            value = json.loads(f'"{match.group(1)}"')
+        except ValueError:
+            continue
+        if isinstance(value, str) and len(value.split()) >= _MIN_WORDS:
+            found.append(join_message(value.split("\n")))
+    return found
 
 
 def _from_spans(text: str) -> list[str]:

@@ -34,7 +34,8 @@ _CHAT_OPENERS = frozenset({
     "plz", "pls", "thanks", "thank", "what", "why", "ideas", "idk", "lol", "my", "we",
 })  # fmt: skip
 # Words error messages never use: they speak about the program, a person speaks about themselves.
-_FIRST_PERSON = frozenset({"i", "i'm", "i've", "im", "ive", "me", "my", "we", "our", "us", "thanks", "pls", "lol"})
+# ('we' is left out: libraries say it too, "we now require users to upgrade torch".)
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "im", "ive", "me", "my", "mine", "thanks", "pls", "lol"})
 # Lines that start output a program prints after its error, rather than more of the message.
 _OTHER_OUTPUT = ("#", "http://", "https://", "[", "{", "Process finished", "Press any key", "wandb:")
 

@@ -247,9 +247,11 @@ def _error_before(text: str, colon: int) -> tuple[str, str] | None:
     """Read the class named just before ``text[colon]`` and the message after it."""
     before = text[max(0, colon - 200) : colon]
     words = before.split()
-    if not words or before[-1:].isspace():
+    if not words:
         return None
     token = _unglued(words[-1])
+    if before[-1:].isspace() and (before[-2:-1].isspace() or not is_strict_class(token)):
+        return None  # 'ValueError : msg' (one space, as some people type it) counts; 'word : x' does not
     opener = token[0] if token[0] in _QUOTE_CLOSERS else ""
     name = token.lstrip(opener) if opener else token  # '**OSError' (bold) as well as '`OSError'
     if not is_strict_class(name) or (len(words) > 1 and words[-2].lower() in _DISCUSSION_WORDS):

@@ -1005,6 +1005,11 @@ WHOLE_CASES = [
         id="bold",
     ),
     pytest.param(
+        "it reports error : ValueError : Unable to create tensor, you should pad",
+        "Unable to create tensor, you should pad",
+        id="space-before-the-colon",
+    ),
+    pytest.param(
         "python web_demo.py ImportError: This modeling file requires packages",
         "This modeling file requires packages",
         id="after-a-shell-command",
@@ -1044,6 +1049,14 @@ def test_a_message_before_a_cut_off_traceback_is_a_fragment_with_its_frames() ->
         (
             "- **Exception Message:** Unrecognized configuration class X\nModel type should be one of A",
             "Unrecognized configuration class X\nModel type should be one of A",
+        ),
+        (
+            '{"error":"Error no file named model.safetensors found in directory /app/m."}',
+            "Error no file named model.safetensors found in directory /app/m.",
+        ),
+        (
+            "However, I get this message:\nDue to a serious issue, we now require users to upgrade torch",
+            "Due to a serious issue, we now require users to upgrade torch",
         ),
         (
             "When i run it, some thing was wrong:\ntext input must of type `str` (single example)",
