@@ -1,15 +1,25 @@
 """Import record files into the store: upsert by id, atomically, reporting every rejected record.
 
-All valid records of a run are committed in one transaction together with the import-run row, so a
-killed process leaves either the whole run or nothing. Each file is wrapped in a savepoint: a file
-that turns out to be unreadable halfway (a truncated .gz) is dropped whole, never half imported.
+Two phases, so that an import never holds the write lock while it reads files (other writers, a
+running bot's heartbeat and votes among them, would wait behind it):
+
+1. stage: read and validate every file, compare each record's content hash with the stored one (on
+   the reader connection), and write the new and changed rows to a private staging database. Each
+   file is staged inside a savepoint: a file that turns out to be unreadable halfway (a truncated
+   .gz) is dropped whole, never half imported.
+2. publish: one short write transaction copies the staged rows into ``records`` with a single
+   ``INSERT ... SELECT`` and adds the import-run row, so a killed process leaves either the whole run
+   or nothing. An import that changes nothing takes no write lock at all (and records no run).
+
 With ``strict`` the first problem aborts the run and the database is left exactly as it was.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+import tempfile
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +36,24 @@ from storage.records import RecordRepository, utc_now
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 1000
+_COLUMNS = (
+    "id, slug, repo, error_class, error_message, message_pattern, file_path, line_number, origin, "
+    "library_version, dataset_version, content_hash, data, created_at, updated_at"
+)
+# The staging table takes the store's upsert unchanged (same name and columns, a primary key on id).
+_STAGING_TABLE = f"CREATE TABLE records ({_COLUMNS.replace(', ', ' , ').replace('id ,', 'id PRIMARY KEY,', 1)})"
+# One statement publishes the run: `WHERE true` tells SQLite's parser the ON CONFLICT is the upsert's.
+STAGED_UPSERT = f"""
+INSERT INTO main.records ({_COLUMNS})
+SELECT {_COLUMNS} FROM staged.records WHERE true
+ON CONFLICT (id) DO UPDATE SET
+    slug = excluded.slug, repo = excluded.repo, error_class = excluded.error_class,
+    error_message = excluded.error_message, message_pattern = excluded.message_pattern,
+    file_path = excluded.file_path, line_number = excluded.line_number, origin = excluded.origin,
+    library_version = excluded.library_version, dataset_version = excluded.dataset_version,
+    content_hash = excluded.content_hash, data = excluded.data, updated_at = excluded.updated_at
+WHERE records.content_hash != excluded.content_hash
+"""
 
 
 @dataclass
@@ -53,9 +81,11 @@ async def import_paths(
     started = utc_now()
     totals = _FileCounts()
     seen: dict[str, str] = {}  # id -> location of its first occurrence in this run
-    async with db.transaction() as conn:
+    async with _staging() as (staging, staging_path):
         for file in _files(paths, totals, strict):
-            await _import_file(conn, repo, file, totals, seen, strict=strict, max_bytes=max_bytes)
+            await _stage_file(
+                staging, file, db=db, repo=repo, totals=totals, seen=seen, strict=strict, max_bytes=max_bytes
+            )
         report = ImportReport(
             source=source,
             added=totals.added,
@@ -65,7 +95,11 @@ async def import_paths(
             warnings=totals.warnings,
             dataset_version=totals.dataset_version,
         )
-        report.run_id = await repo.add_import_run(conn, _run_row(report, started))
+        if report.added or report.updated:
+            await staging.execute("COMMIT")  # the staged rows must be on disk for the ATTACH
+            async with db.transaction(attach={"staged": staging_path}) as conn:
+                await conn.execute(STAGED_UPSERT)
+                report.run_id = await repo.add_import_run(conn, _run_row(report, started))
     log.info(
         "import %s: %d added, %d updated, %d unchanged, %d rejected",
         source,
@@ -85,18 +119,37 @@ def _files(paths: list[Path], totals: _FileCounts, strict: bool) -> Iterator[Pat
             _reject(totals, str(exc), strict)
 
 
-async def _import_file(
-    conn: aiosqlite.Connection,
-    repo: RecordRepository,
+@asynccontextmanager
+async def _staging() -> AsyncIterator[tuple[aiosqlite.Connection, Path]]:
+    """Open a private, throw-away staging database with a ``records`` table shaped like the store's."""
+    with tempfile.TemporaryDirectory(prefix="tracebot-import-") as tmp:
+        path = Path(tmp) / "staged.db"
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            # Throw-away: nothing here needs to survive a crash, the store's own commit does. The journal
+            # stays (in memory): a file dropped halfway is rolled back to its savepoint.
+            await conn.execute("PRAGMA journal_mode = MEMORY")
+            await conn.execute("PRAGMA synchronous = OFF")
+            await conn.execute(_STAGING_TABLE)
+            await conn.execute("BEGIN")
+            yield conn, path
+        finally:
+            await conn.close()
+
+
+async def _stage_file(
+    staging: aiosqlite.Connection,
     file: Path,
+    *,
+    db: Database,
+    repo: RecordRepository,
     totals: _FileCounts,
     seen: dict[str, str],
-    *,
     strict: bool,
     max_bytes: int,
 ) -> None:
     counts = _FileCounts()
-    await conn.execute("SAVEPOINT import_file")
+    await staging.execute("SAVEPOINT import_file")
     try:
         batch: list[LoadedRecord] = []
         for item in read_file(file, max_bytes=max_bytes):
@@ -106,17 +159,17 @@ async def _import_file(
                 _check_pattern(item, counts)
                 batch.append(item)
             if len(batch) >= BATCH_SIZE:
-                await _write_batch(conn, repo, batch, counts)
+                await _stage_batch(staging, db, repo, batch, counts)
                 batch = []
-        await _write_batch(conn, repo, batch, counts)
+        await _stage_batch(staging, db, repo, batch, counts)
     except RecordFileError as exc:
-        await conn.execute("ROLLBACK TO import_file")
-        await conn.execute("RELEASE import_file")
+        await staging.execute("ROLLBACK TO import_file")
+        await staging.execute("RELEASE import_file")
         for rid in counts.new_ids:
             del seen[rid]
         _reject(totals, f"{exc} (file skipped, none of its records imported)", strict)
         return
-    await conn.execute("RELEASE import_file")
+    await staging.execute("RELEASE import_file")
     _merge(totals, counts)
 
 
@@ -141,12 +194,12 @@ def _first_occurrence(item: LoadedRecord, counts: _FileCounts, seen: dict[str, s
     return True
 
 
-async def _write_batch(
-    conn: aiosqlite.Connection, repo: RecordRepository, batch: list[LoadedRecord], counts: _FileCounts
+async def _stage_batch(
+    staging: aiosqlite.Connection, db: Database, repo: RecordRepository, batch: list[LoadedRecord], counts: _FileCounts
 ) -> None:
     if not batch:
         return
-    existing = await repo.existing_hashes(conn, [item.record.id for item in batch])
+    existing = await repo.existing_hashes(db.reader, [item.record.id for item in batch])
     changed: list[tuple[Record, str | None]] = []
     for item in batch:
         old = existing.get(item.record.id)
@@ -159,7 +212,7 @@ async def _write_batch(
             continue
         changed.append((item.record, item.dataset_version))
         counts.dataset_version = item.dataset_version or counts.dataset_version
-    await repo.upsert(conn, changed, utc_now())
+    await repo.upsert(staging, changed, utc_now())
 
 
 def _reject(counts: _FileCounts, problem: str, strict: bool) -> None:

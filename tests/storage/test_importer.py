@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from records.errors import ImportAborted
+from storage import importer
 from storage.database import Database
 from storage.importer import import_paths
 from storage.records import RecordRepository
@@ -146,3 +147,40 @@ async def test_pattern_the_linear_engine_cannot_run_is_reported_and_record_kept(
         f"{path}:1: messagePattern: not supported by the linear-time engine (invalid escape sequence); "
         "the record matches by its template text instead"
     ]
+
+
+async def test_files_are_read_and_compared_without_the_write_lock(
+    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    observed: list[bool] = []
+    real = importer._stage_batch
+
+    async def stage_and_probe(*args: object, **kwargs: object) -> None:
+        await real(*args, **kwargs)  # type: ignore[arg-type]
+        other = sqlite3.connect(db.path, timeout=0)  # another process's writer: must not wait
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+            observed.append(True)
+        finally:
+            other.close()
+
+    monkeypatch.setattr(importer, "_stage_batch", stage_and_probe)
+    report = await import_paths(db, [write_jsonl([make_record(id=f"w{i}") for i in range(3)])])
+    assert report.added == 3 and observed and all(observed)
+
+
+async def test_an_import_that_changes_nothing_takes_no_write_lock(
+    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_jsonl([make_record(id="same")])
+    await import_paths(db, [path])
+    runs = len(await RecordRepository(db).import_runs())
+
+    def no_writes(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged import asked for the write lock")
+
+    monkeypatch.setattr(db, "transaction", no_writes)
+    report = await import_paths(db, [path])
+    assert (report.added, report.updated, report.unchanged) == (0, 0, 1)
+    assert len(await RecordRepository(db).import_runs()) == runs
