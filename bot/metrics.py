@@ -23,6 +23,8 @@ class Metrics:
         self.messages_seen = Counter("tracebot_messages_seen", "Messages the bot read", registry=r)
         self.pastes = Counter("tracebot_pastes", "Pastes judged by the matcher, by status", ["status"], registry=r)
         self.replies_sent = Counter("tracebot_replies_sent", "Answers posted or edited", registry=r)
+        self.in_flight = Gauge("tracebot_pastes_in_flight", "Pastes being read, matched or answered now", registry=r)
+        self.in_flight_peak = Gauge("tracebot_pastes_in_flight_peak", "Most pastes in flight at once", registry=r)
         self.replies_deferred = Counter("tracebot_replies_deferred", "Answers held until a cooldown lapsed", registry=r)
         self.pastes_overflowed = Counter(
             "tracebot_pastes_overflowed", "Pastes not answered because a bounded queue was full, by queue",

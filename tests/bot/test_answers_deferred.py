@@ -15,8 +15,10 @@ from tests.conftest import SEED_IDS
 STATEFUL_LINE = STATEFUL.strip().splitlines()[-1]  # the final line alone, as people first paste it
 
 
-def _waiting(message_id: int, channel_id: int = 1, fullness: tuple[int, int] = (2, 10)) -> Waiting[str]:
-    return Waiting(message_id, channel_id, fullness, f"reply to {message_id}")
+def _waiting(
+    message_id: int, channel_id: int = 1, fullness: tuple[int, int] = (2, 10), cause: str = "rec1"
+) -> Waiting[str]:
+    return Waiting(message_id, channel_id, cause, fullness, f"reply to {message_id}")
 
 
 # -- the store ---------------------------------------------------------------------------------
@@ -28,9 +30,10 @@ def test_one_entry_per_person_and_channel_keeping_the_fullest() -> None:
     assert store.offer(7, _waiting(2, fullness=(2, 900))) == "replaced"  # the full traceback, later
     assert store.offer(7, _waiting(3, fullness=(1, 2000))) == "kept"  # a worse answer, however long
     assert store.offer(8, _waiting(4)) == "queued"  # someone else in the same channel
-    assert len(store) == 2
+    assert store.offer(7, _waiting(5, cause="rec2")) == "queued"  # the same person, another error
+    assert len(store) == 3
     assert store.drop(1) is None  # replaced: no longer held
-    taken = store.take((7, 1))
+    taken = store.take((7, 1, "rec1"))
     assert taken is not None and taken.message_id == 2
 
 
@@ -41,7 +44,7 @@ def test_bounded_per_channel_and_in_total() -> None:
     assert store.offer(5, _waiting(5, channel_id=3)) == "overflow"  # three held in all
     assert store.drop(1) is not None
     assert store.offer(5, _waiting(5, channel_id=3)) == "queued"
-    assert store.waiting_keys() == [(2, 1), (4, 2), (5, 3)]
+    assert store.waiting_keys() == [(2, 1, "rec1"), (4, 2, "rec1"), (5, 3, "rec1")]
 
 
 def test_ready_in_names_the_longest_remaining_wait() -> None:
@@ -93,6 +96,16 @@ async def test_one_persons_pastes_in_a_short_window_are_answered_once_with_the_f
     replies = answers(sim, sim.help)
     assert len(replies) == 2
     assert replies[-1].reference is not None and replies[-1].reference.message_id == full.id
+
+
+async def test_one_persons_pastes_of_different_errors_are_each_answered(sim: Sim) -> None:
+    now = _clocked(sim, user=30, channel=0)
+    await sim.member.send(sim.help, CACHE)  # answered at once
+    other = await sim.member.send(sim.help, STATEFUL)  # another error: held, then answered
+    now[0] += 31
+    await sim.env.advance_time(1)
+    replies = answers(sim, sim.help)
+    assert len(replies) == 2 and replies[-1].reference is not None and replies[-1].reference.message_id == other.id
 
 
 async def test_a_held_answer_to_a_deleted_paste_never_goes_out(sim: Sim) -> None:

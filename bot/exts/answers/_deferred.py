@@ -1,8 +1,10 @@
 """Answers held until a cooldown lapses: deferred, never silently dropped.
 
 A paste that arrives while its author's or its channel's cooldown runs is matched at once; its reply
-waits here and goes out when the cooldown lapses. One person's pastes in one channel wait as one
-entry: the fullest of them (the best answer, then the longest text) is the one answered. The store is
+waits here and goes out when the cooldown lapses. One person's pastes of the same error in one
+channel (the first line, then the whole traceback a few seconds later) wait as one entry: the fullest
+of them (the best answer, then the longest text) is the one answered. Pastes of different errors wait
+side by side. The store is
 bounded per channel and in total; what does not fit is refused, and the caller counts and logs it.
 
 Pure (no Discord calls, no clock): the cog decides when an entry is due and posts it.
@@ -16,7 +18,7 @@ from typing import Generic, Literal, TypeVar
 
 T = TypeVar("T")
 Offer = Literal["queued", "replaced", "kept", "overflow"]
-Key = tuple[int, int]  # (author id, channel id)
+Key = tuple[int, int, str]  # (author id, channel id, the error's cause: the answer's record id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +27,13 @@ class Waiting(Generic[T]):
 
     message_id: int
     channel_id: int
+    cause: str  # the record the answer is about: pastes of one cause by one person wait as one
     fullness: tuple[int, int]  # (answer rank, text length): the larger is answered
     item: T
 
 
 class DeferredReplies(Generic[T]):
-    """Held answers, one per (author, channel), bounded per channel and in total."""
+    """Held answers, one per (author, channel, cause), bounded per channel and in total."""
 
     def __init__(self, *, per_channel: int, total: int) -> None:
         self.per_channel, self.total = per_channel, total
@@ -39,8 +42,8 @@ class DeferredReplies(Generic[T]):
         self._per_channel: Counter[int] = Counter()
 
     def offer(self, author_id: int, waiting: Waiting[T]) -> Offer:
-        """Hold ``waiting`` for its author's channel; say whether it was queued, replaced one, lost or overflowed."""
-        key = (author_id, waiting.channel_id)
+        """Hold ``waiting`` by author, channel and cause; say if it was queued, replaced one, lost or overflowed."""
+        key = (author_id, waiting.channel_id, waiting.cause)
         held = self._waiting.get(key)
         if held is not None:
             if held.fullness >= waiting.fullness:
@@ -63,7 +66,7 @@ class DeferredReplies(Generic[T]):
         return self._forget(key) if key in self._waiting else None
 
     def waiting_keys(self) -> list[Key]:
-        """Return the (author, channel) keys that hold an answer, oldest first."""
+        """Return the (author, channel, cause) keys that hold an answer, oldest first."""
         return list(self._waiting)
 
     def __len__(self) -> int:

@@ -63,6 +63,7 @@ class Answers(commands.Cog):
         self.keeper = ReplyKeeper(bot, services.replies)
         self._inflight: set[asyncio.Task[Any]] = set()
         self.max_in_flight = settings.max_in_flight
+        self.peak_in_flight = 0
         self.asked = SeenIds()  # pastes already asked for their missing line
         self.deferred: DeferredReplies[Held] = DeferredReplies(
             per_channel=settings.deferred_per_channel, total=settings.deferred_total
@@ -90,11 +91,20 @@ class Answers(commands.Cog):
         task = asyncio.current_task()
         assert task is not None  # listeners always run in a task
         self._inflight.add(task)
+        self._gauge_in_flight()
         try:
             async with self.locks.hold(message_id):
                 yield
         finally:
             self._inflight.discard(task)
+            self._gauge_in_flight()
+
+    def _gauge_in_flight(self) -> None:
+        metrics = self.services.metrics
+        if metrics is not None:
+            metrics.in_flight.set(len(self._inflight))
+            self.peak_in_flight = max(self.peak_in_flight, len(self._inflight))
+            metrics.in_flight_peak.set(self.peak_in_flight)
 
     # -- listeners -------------------------------------------------------------------------------
 
@@ -172,7 +182,9 @@ class Answers(commands.Cog):
             return
         style = config.reply_style if config is not None else "reply"
         if not self.throttle.take(message.author.id, message.channel.id):
-            self._defer(message, (message, content, style), (_ANSWER_RANK.get(answer.result.status, 0), len(text)))
+            cause = answer.result.best.id if answer.result.best is not None else ""
+            fullness = (_ANSWER_RANK.get(answer.result.status, 0), len(text))
+            self._defer(message, (message, content, style), cause, fullness)
             return
         await self._post(message, content, style)
 
@@ -195,9 +207,10 @@ class Answers(commands.Cog):
                 self.services.metrics.replies_sent.inc()
             log.info("message %s answered by %s: %s %s", message.id, link.reply_id, link.status, link.record_ids[0])
 
-    def _defer(self, message: discord.Message, held: Held, fullness: tuple[int, int]) -> None:
+    def _defer(self, message: discord.Message, held: Held, cause: str, fullness: tuple[int, int]) -> None:
         """Hold an answer until the cooldown that blocks it lapses."""
-        offer = self.deferred.offer(message.author.id, Waiting(message.id, message.channel.id, fullness, held))
+        waiting = Waiting(message.id, message.channel.id, cause, fullness, held)
+        offer = self.deferred.offer(message.author.id, waiting)
         if offer == "overflow":
             log.info("message %s: answer not held, the deferred queue is full", message.id)
             self._count_overflow("deferred")
@@ -218,10 +231,11 @@ class Answers(commands.Cog):
     async def _post_due(self) -> int:
         """Post every held answer whose cooldown has lapsed; return how many went out."""
         posted = 0
-        for author, channel in self.deferred.waiting_keys():
+        for key in self.deferred.waiting_keys():
+            author, channel, _ = key
             if self.throttle.ready_in(author, channel) > 0 or not self.throttle.take(author, channel):
                 continue
-            waiting = self.deferred.take((author, channel))
+            waiting = self.deferred.take(key)
             if waiting is None:
                 continue
             message, content, style = waiting.item
