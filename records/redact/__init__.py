@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
-from records._re2 import Match, Pattern, compile_pattern, encodable
+from records._re2 import Match, Pattern, encodable, literal_finder
+from records._re2 import compile_spans as compile_pattern
+from records.redact import _scanner
 
 __all__ = ["PERSONAL_KINDS", "USER_PLACEHOLDER", "Finding", "Redaction", "marker", "redact"]
 
@@ -56,6 +59,8 @@ class _Rule:
     # A check on the secret span that would be awkward in the pattern. A rejected match still consumes
     # its text, so a check must never reject a span in which a real secret of the same rule can start.
     accept: Callable[[str], bool] | None = None
+    # A check on the whole match (the label of a labelled secret), same caveat.
+    accept_match: Callable[[str], bool] | None = None
 
 
 def _has_digit_and_letter(value: str) -> bool:
@@ -63,11 +68,59 @@ def _has_digit_and_letter(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
+def _random(value: str) -> bool:
+    """Accept a value that looks random, not a placeholder such as 'xxxx' or 'YOUR_TOKEN_HERE'."""
+    return not _scanner.placeholder(value)
+
+
+def _slack(value: str) -> bool:
+    """Accept a Slack token whose last part is not cut off ('xoxp-1-2-3-####') and not a placeholder."""
+    return not value.endswith("-") and _random(value) and _has_digit_and_letter(value)
+
+
+def _openai(value: str) -> bool:
+    """Accept an OpenAI key; 'sk-ant-' keys are Anthropic's, found by their own rule."""
+    return not value.startswith("sk-ant-") and _has_digit_and_letter(value)
+
+
+def _labelled_value(value: str) -> bool:
+    """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
+    nested = any(op in value for op in ("= ", " =", ": ")) or value.startswith("<")
+    return any(c.isalnum() for c in value) and _random(value) and value.lower() not in _NOT_SECRETS and not nested
+
+
+# Quoted values that are no secret; a name such as secret_name or token_type labels no secret either.
+_NOT_SECRETS = frozenset({"none", "null", "true", "false", "undefined", "nil", "password", "secret", "token"})
+_NOT_SECRET_SUFFIXES = (
+    *("name", "id", "ids", "type", "types", "path", "file", "dir", "url", "uri", "endpoint", "header"),
+    *("length", "size", "len", "count", "env", "var", "prefix", "format", "field"),
+)
+
+
+def _labelled_name(match: str) -> bool:
+    """Accept a label that names a secret, not its name, type or location (secret_name, token_path).
+
+    gitleaks' allowlists for generic keys (csrf and public tokens, stop words, known test values) apply.
+    """
+    name = match.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
+    if name.lower().endswith(_NOT_SECRET_SUFFIXES):
+        return False
+    return not _scanner.generic_allowed(_value_of(match), match.strip())
+
+
+def _value_of(match: str) -> str:
+    """Return the value part of a labelled match, quotes stripped (for the allowlists)."""
+    for operator in ("=>", ":=", "==", "=", ":"):
+        if operator in match:
+            return match.split(operator, 1)[1].strip().strip("\"'`")
+    return match
+
+
 def _has_key_body(value: str) -> bool:
     """Accept a PEM block that is complete or has key material, not a bare header quoted in prose."""
-    if "-----END" in value:
-        return True
     body = value.split("-----", 2)[-1].replace("\\n", " ")
+    if "-----END" in value:
+        return len("".join(body.split("-----END", 1)[0].split())) >= 20
     return any(len(word) >= 16 for word in body.split())
 
 
@@ -89,7 +142,7 @@ _B64_DIGITS_TAIL = "[MNO][DTjz][AEIMQUYcgk]"  # base64 of two more ASCII digits 
 # A value after 'password=' and the like; it must mix letters and digits (so 'None', 'os.environ'
 # and '2048' are left alone), spelled in the pattern rather than checked afterwards, because a
 # rejected match would hide a real one that starts inside it.
-_VALUE = r"[A-Za-z0-9_\-.+/=~!@#%^*]"
+_VALUE = r"[A-Za-z0-9_\-.+/=~!@#%^*${}()<>|?]"
 _SEP = r"(?:\\\\|\\|/)"  # one path separator as printed: '/', '\' or a repr's doubled '\\'
 
 _RULES: tuple[_Rule, ...] = (
@@ -131,32 +184,30 @@ _RULES: tuple[_Rule, ...] = (
         ("hooks.slack",),
     ),
     _Rule(
-        "github_token",
-        compile_pattern(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b"),
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    ),
-    _Rule(
         "huggingface_token",
-        compile_pattern(r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b"),
+        compile_pattern(r"\b(?:hf_|api_org_)[A-Za-z0-9]{34}\b"),
         ("hf_", "api_org_"),
+        _random,
     ),
-    _Rule("anthropic_key", compile_pattern(r"\bsk-ant-[A-Za-z0-9_-]{20,}"), ("sk-ant-",)),
     _Rule(
         "openai_key",
         compile_pattern(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
         ("sk-",),
-        _has_digit_and_letter,
+        _openai,
     ),
     _Rule("stripe_key", compile_pattern(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{20,}\b"), ("k_live_", "k_test_")),
-    _Rule("aws_access_key", compile_pattern(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"), ("akia", "asia")),
-    _Rule("google_api_key", compile_pattern(r"\bAIza[0-9A-Za-z_-]{35,}"), ("aiza",)),
+    _Rule(
+        "aws_access_key",
+        compile_pattern(r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"),
+        ("akia", "asia", "abia", "acca", "a3t"),
+        _random,
+    ),
     _Rule(
         "slack_token",
-        compile_pattern(r"\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
+        compile_pattern(r"\b(?:xox[abposre]-(?:\d-)?\d{6,}-[A-Za-z0-9-]{8,}|xapp-\d-[A-Za-z0-9-]{10,})"),
         ("xox", "xapp-"),
-        _has_digit_and_letter,
+        _slack,
     ),
-    _Rule("gitlab_token", compile_pattern(r"\bglpat-[A-Za-z0-9_-]{20,}"), ("glpat-",)),
     _Rule("npm_token", compile_pattern(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
     _Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
     _Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
@@ -186,13 +237,21 @@ _RULES: tuple[_Rule, ...] = (
         # The name must not follow '/', '-', '_' or a letter, so the user name in
         # https://x-access-token:secret@host is left to url_credentials and the host survives; nor
         # ']', the end of a marker, or redacting a neighbour would make it match on a second pass.
+        # The name may be camelCase (apiKey, clientSecret) with a prefix and suffix (db_pass_secure); the
+        # operator '=', ':', ':=', '=>', '?=' or a comparison. A quoted value may hold anything but its
+        # quote (spaces and '$' included); a bare one must mix letters and digits, so 'None',
+        # 'os.environ' and '2048' are left alone. Neither may start with '[', the start of a marker.
         compile_pattern(
-            r"(?:\A|[^/A-Za-z0-9_\-\]])(?i:(?:[a-z0-9]+[_-])*"
-            r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token"
-            r"|secret|secret[_-]?key|client[_-]?secret|password|passwd|pwd)\b)"
-            rf"[\"']?\s*[:=]\s*[\"']?({_VALUE}*(?:[0-9]{_VALUE}*[A-Za-z]|[A-Za-z]{_VALUE}*[0-9]){_VALUE}*)"
+            r"(?:\A|[^/A-Za-z0-9_\-\]])(?i:(?:[a-z0-9]+[_.-])*(?:[a-z0-9]*"
+            r"(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secrete?|client[_-]?secret|password|passwd"
+            r"|pwd|private[_-]?key|credentials?)|pass)(?:[_.-][a-z0-9]+)*\b)"
+            r"[\"'`]?\s*(?:=>|::?=|\?=|[!=]==?|[:=])\s*"
+            r"(?:\"([^\"\s\[][^\"\n]{2,200})\"|'([^'\s\[][^'\n]{2,200})'|`([^`\s\[][^`\n]{2,200})`"
+            rf"|({_VALUE}*(?:[0-9]{_VALUE}*[A-Za-z]|[A-Za-z]{_VALUE}*[0-9]){_VALUE}*))"
         ),
-        ("key", "token", "secret", "pass", "pwd"),
+        ("key", "token", "secret", "pass", "pwd", "credential"),
+        _labelled_value,
+        _labelled_name,
     ),
     _Rule(
         "email",
@@ -220,7 +279,18 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("home_user", compile_pattern(r"(?:/home|/Users)/([^\\/\s\"'<>:|*?;,()\[\]{}=]+)"), ("home/", "users/")),
 )
 
+# Specific credentials first (ours, then gitleaks'), then labelled or generic ones, then personal data.
+_GENERIC = ("aws_secret_key", "url_credentials", "bearer_token", "generic_secret")
 _PRIORITY = {rule.kind: index for index, rule in reversed(list(enumerate(_RULES)))}
+_PRIORITY.update({kind: 1000 + index for index, kind in enumerate(_GENERIC)})
+_PRIORITY.update({kind: 2000 + index for index, kind in enumerate(sorted(PERSONAL_KINDS))})
+
+
+def _rank(kind: str) -> int:
+    """Return the merge priority of a kind: lower wins."""
+    if kind in _PRIORITY:
+        return _PRIORITY[kind]
+    return 1500 if kind.startswith(("generic", "curl")) else 500
 
 
 def marker(kind: str) -> str:
@@ -243,18 +313,27 @@ def _scan(rule: _Rule, text: str) -> Iterator[tuple[int, int]]:
     for match in rule.pattern.finditer(text):
         start, end = _secret_span(match, groups)
         value = text[start:end].rstrip()
+        if rule.accept_match is not None and not rule.accept_match(text[match.start() : match.end()]):
+            continue
         if value and (rule.accept is None or rule.accept(value)):
             yield start, start + len(value)
+
+
+@cache
+def _finder() -> Callable[[str], frozenset[str]]:
+    """Return the finder of every hint and gitleaks keyword, built on first use."""
+    return literal_finder({hint for rule in _RULES for hint in rule.hints} | _scanner.keywords())
 
 
 def _find(text: str) -> list[Finding]:
     """Return the raw findings of every rule whose hint occurs, possibly overlapping."""
     safe = encodable(text)
-    lowered = safe.lower()
+    present = _finder()(safe.lower())
     found: list[Finding] = []
     for rule in _RULES:
-        if any(hint in lowered for hint in rule.hints):
+        if not present.isdisjoint(rule.hints):
             found.extend(Finding(rule.kind, start, end) for start, end in _scan(rule, safe))
+    found.extend(Finding(kind, start, end) for kind, start, end in _scanner.scan(safe, present))
     return found
 
 
@@ -266,7 +345,7 @@ def _merge(findings: list[Finding]) -> tuple[Finding, ...]:
         if last is None or finding.start >= last.end:
             merged.append(finding)
             continue
-        kind = min(last.kind, finding.kind, key=_PRIORITY.__getitem__)
+        kind = min(last.kind, finding.kind, key=_rank)
         merged[-1] = Finding(kind, last.start, max(last.end, finding.end))
     return tuple(merged)
 
