@@ -9,7 +9,9 @@ One row per set:
   template. Right means the best answer (matched, or first of an ambiguous list) has the label's class,
   template and file, or, when the paste shows no frame in the raising file, any file that raises the
   same class and template (``alsoRaisedIn``). The share right is also given among the pastes whose
-  raise site exists in the shipped records (``inShipped``), the only ones an answer can get right.
+  raise site exists in the shipped records: as labelled (``inShipped``), and as checked against the
+  records (a shipped record raises the label's template in its file; some labelled sites have none,
+  such as ``raise KeyError(key)``, whose message is a bare variable the miner does not keep).
 - ``raised``: errors raised by running each shipped version; right means the same file and, when the
   paste's raising-frame line is a shipped record's line of that version only, the same version. Also
   given among the cases whose raise site has a shipped record (the miner skips some, e.g. ``assert``).
@@ -147,18 +149,32 @@ def real_right(matcher: Matcher, case: dict[str, Any], result: MatchResult) -> b
     return not _frame_in(result.extraction, case["filePath"]) and best.file_path in (case.get("alsoRaisedIn") or [])
 
 
-def score_real(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
-    """Match one real transformers paste and count it."""
-    result = matcher.match(case["text"])
-    tally.total += 1
-    tally.statuses[result.status] += 1
-    right = real_right(matcher, case, result)
-    tally.top1 += right
-    if case.get("inShipped"):
-        tally.count("inShipped right", right)
-    if not right:
-        shipped = "shipped" if case.get("inShipped") else "not shipped"
-        tally.failures.append(f"{case['id']} ({shipped}): {_shown(result)} want {case.get('filePath')}")
+class RealScorer:
+    """Scores the real set; checks against the records which labelled raise sites are shipped."""
+
+    def __init__(self, records: list[Record]) -> None:
+        self.sites = {(r.file_path, literal_key(parse_template(r.error_message))) for r in records}
+
+    def shipped(self, case: dict[str, Any]) -> bool:
+        """Tell whether a shipped record raises the label's template in the label's file (or an alsoRaisedIn)."""
+        key = literal_key(parse_template(case.get("template") or ""))
+        files = [case.get("filePath"), *(case.get("alsoRaisedIn") or [])]
+        return bool(case.get("template")) and any((f, key) in self.sites for f in files)
+
+    def __call__(self, matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
+        """Match one real transformers paste and count it."""
+        result = matcher.match(case["text"])
+        tally.total += 1
+        tally.statuses[result.status] += 1
+        right = real_right(matcher, case, result)
+        tally.top1 += right
+        if case.get("inShipped"):
+            tally.count("inShipped right", right)
+        if self.shipped(case):
+            tally.count("record shipped right", right)
+        if not right:
+            shipped = "shipped" if self.shipped(case) else "no such record" if case.get("inShipped") else "not shipped"
+            tally.failures.append(f"{case['id']} ({shipped}): {_shown(result)} want {case.get('filePath')}")
 
 
 def _raising_line(extraction: Extraction, file_path: str) -> int | None:
@@ -244,7 +260,7 @@ def _sets(records: list[Record]) -> dict[str, tuple[list[dict[str, Any]], Scorer
     return {
         "generated": (load_cases("generated"), score_labelled),
         "hard": (load_cases("hard"), score_labelled),
-        "real": (real_cases("transformers"), score_real),
+        "real": (real_cases("transformers"), RealScorer(records)),
         "raised": (raised_cases(), RaisedScorer(records)),
         "foreign": (real_cases("foreign"), score_foreign),
         "chat": (real_cases("chat"), score_chat),

@@ -7,7 +7,7 @@ import re
 
 from records.extraction.candidates import find_candidates
 from records.extraction.clean import clean_for_extraction
-from records.extraction.common import Located
+from records.extraction.common import Located, join_message
 from records.extraction.model import (
     KIND_CANDIDATE,
     KIND_EXCEPTION_LINE,
@@ -40,6 +40,10 @@ _RANK_PREFIX_RE = re.compile(r"^\[(?:rank|default)\d{1,6}\]: ?", re.MULTILINE)
 _GROUP_HEADER = "Exception Group Traceback (most recent call last)"
 _GROUP_MARGIN_RE = re.compile(r"^ {0,40}(?:\| ?){1,20}", re.MULTILINE)
 
+# 'raise ValueError(' and the string literals after it; each part is a bounded run of one class.
+_RAISED_CLASS_RE = re.compile(r"[A-Za-z_][\w.]{0,200}(?=\()")
+_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.){0,2000})"|\'((?:[^\'\\\n]|\\.){0,2000})\'')
+
 _TIERS = {KIND_TRACEBACK: 4, KIND_PYTEST: 4, KIND_LOG: 3, KIND_EXCEPTION_LINE: 3, KIND_INLINE: 1}
 # Launchers re-raise a worker's failure as their own; the worker's error is the one to explain.
 _WRAPPER_CLASSES = frozenset({"ChildFailedError", "CalledProcessError"})
@@ -62,7 +66,7 @@ def extract(text: str) -> Extraction:
     else:
         errors = _ordered(found, primary)
         if _is_cut_off(primary):
-            fragments = tuple(_with_frames(find_candidates(text, tail), primary))
+            fragments = (*_from_source(primary), *_with_frames(find_candidates(text, tail), primary))
     libraries = sorted({frame.library for error in errors for frame in error.frames if frame.library})
     log.debug("extracted %d errors from %d characters", len(errors), len(text))
     return Extraction(
@@ -156,6 +160,20 @@ def _message_partner(found: list[Located], k: int) -> int | None:
             if not other.frames and other.message and agrees:
                 return j
     return None
+
+
+def _from_source(cut_off: ExtractedError) -> list[ExtractedError]:
+    """Read the class and the message's literal text from the raise statement a cut-off traceback quotes."""
+    raise_at = cut_off.source.find("raise ")
+    if raise_at < 0:
+        return []
+    statement = cut_off.source[raise_at + len("raise ") :]
+    name = _RAISED_CLASS_RE.match(statement)
+    literals = [m.group(1) if m.group(1) is not None else m.group(2) for m in _STRING_RE.finditer(statement)]
+    message = join_message([" ".join(literals)])
+    if name is None or not message:
+        return []
+    return [ExtractedError(name.group(0), message, cut_off.frames, KIND_CANDIDATE)]
 
 
 def _with_frames(candidates: list[ExtractedError], cut_off: ExtractedError) -> list[ExtractedError]:

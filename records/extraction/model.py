@@ -37,6 +37,9 @@ class ExtractedError:
     message: str  # continuation lines joined with '\n', each stripped, no ANSI
     frames: tuple[Frame, ...] = ()  # outermost first, innermost (raising) last
     kind: str = KIND_TRACEBACK  # one of KINDS
+    # A traceback cut off before its exception line may still quote the raise statement under its
+    # last frame ('raise ValueError("Cannot handle ...")'): that source line, else "".
+    source: str = ""
 
     @property
     def raising_frame(self) -> Frame | None:

@@ -36,6 +36,7 @@ from records.extraction.lines import (
 )
 from records.extraction.model import KIND_TRACEBACK, ExtractedError
 
+MAX_SOURCE_LINES = 12  # code lines kept under the last frame (IPython quotes a few around the raise)
 _NOISE_PREFIXES = ("[Previous line repeated", "[... skipping", "...", "^", "~", "+-", "+--")
 
 
@@ -61,6 +62,7 @@ class _TracebackParser:
         self.header_class: str | None = None  # IPython prints the class in its header line
         self.pending = False  # a header or frames seen, no exception line yet
         self.code_lines_left = 0  # unindented code lines still allowed after a frame (lost indentation)
+        self.source: list[str] = []  # code lines quoted under the last frame
         self.found: list[Located] = []
 
     def run(self) -> tuple[int, list[Located]]:
@@ -111,10 +113,18 @@ class _TracebackParser:
         self.frames.append(raw)
         self.pending = True
         self.code_lines_left = 1
+        self.source = []
         self.i += 1
 
     def _is_code(self, line: str, text: str) -> bool:
         """Tell whether ``line`` is a code excerpt, a marker or decoration rather than the last line."""
+        code = self._classify_code(line, text)
+        if code and self.frames and len(self.source) < MAX_SOURCE_LINES:
+            self.source.append(text)
+        return code
+
+    def _classify_code(self, line: str, text: str) -> bool:
+        """Classify one line for ``_is_code``."""
         if text.startswith(_NOISE_PREFIXES) or is_rule(text) or is_box_line(text):
             return True
         if not self.pending:
@@ -178,10 +188,11 @@ class _TracebackParser:
             i += 1
         return end, message
 
-    def _emit(self, error_class: str | None, message: str, at: int) -> None:
+    def _emit(self, error_class: str | None, message: str, at: int, source: str = "") -> None:
         """Record one error from the frames gathered so far and reset for a chained traceback."""
         frames = make_frames(self.frames[-MAX_FRAMES:])
-        self.found.append((at, ExtractedError(error_class, message, frames, KIND_TRACEBACK)))
+        self.found.append((at, ExtractedError(error_class, message, frames, KIND_TRACEBACK, source)))
+        self.source = []
         self.frames = []
         self.header_class = None
         self.pending = False
@@ -190,7 +201,8 @@ class _TracebackParser:
     def _flush_cut_off(self) -> None:
         """Record a traceback that ended without an exception line, if one is open."""
         if self.pending:
-            self._emit(self.header_class, "", max(0, self.i - 1))
+            source = "\n".join(self.source)
+            self._emit(self.header_class, "", max(0, self.i - 1), source if "raise" in source else "")
 
 
 def _continues_block(text: str) -> bool:

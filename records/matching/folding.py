@@ -23,7 +23,7 @@ from records.matching.template import literal_key, parse_template
 _CLASS_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9]{2,80}")
 MAX_NAMES = 2_000
 _PER_MODEL = "/models/"
-_SECONDARY_BACKENDS = ("/modeling_tf_", "/modeling_flax_", "_tf_utils", "_flax_utils")
+_SECONDARY_BACKENDS = ("tf_", "flax_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +57,12 @@ def model_dir(file_path: str | None) -> str | None:
 
 
 def is_other_backend(file_path: str | None) -> bool:
-    """Tell whether a file is a TensorFlow or Flax copy of a PyTorch file (transformers 4.x)."""
-    path = file_path or ""
-    return any(marker in path for marker in _SECONDARY_BACKENDS)
+    """Tell whether a file is a TensorFlow or Flax copy of a PyTorch file (transformers 4.x).
+
+    Their names say so: ``modeling_tf_bert.py``, ``generation/flax_utils.py``, ``modeling_flax_utils.py``.
+    """
+    name = (file_path or "").rpartition("/")[2]
+    return name.startswith(_SECONDARY_BACKENDS) or "_tf_" in name or "_flax_" in name
 
 
 def representative_key(site: Site) -> tuple[bool, bool, bool, int, float, str]:

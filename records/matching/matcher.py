@@ -31,7 +31,7 @@ from records.matching.evidence import (
     short_class,
     text_evidence,
 )
-from records.matching.folding import Site, fold, fold_reason, is_other_backend, named_models
+from records.matching.folding import Site, fold, fold_reason, is_other_backend, named_models, representative_key
 from records.matching.generic import is_generic
 from records.matching.index import Candidate, IndexEntry, MatchIndex
 from records.matching.template import parse_template
@@ -348,6 +348,8 @@ def _fold(answers: list[Match], framed: list[bool], names: frozenset[str]) -> li
     folded: list[Match] = []
     for site, others in fold(sites, names):
         answer = answers[site.index]
+        if others and answer.line_number is None:
+            answer = _located_at(answer, [answers[o.index] for o in sorted(others, key=representative_key)])
         if others:
             members = (*answer.member_ids, *(i for o in others for i in answers[o.index].member_ids))
             files = tuple(dict.fromkeys(o.file_path for o in others if o.file_path and o.file_path != answer.file_path))
@@ -359,6 +361,20 @@ def _fold(answers: list[Match], framed: list[bool], names: frozenset[str]) -> li
             )
         folded.append(answer)
     return folded
+
+
+def _located_at(answer: Match, others: list[Match]) -> Match:
+    """Give a curated answer that names no line the location of the first mined copy that has one."""
+    located = next((o for o in others if o.line_number is not None), None)
+    if located is None:
+        return answer
+    return replace(
+        answer,
+        file_path=located.file_path,
+        line_number=located.line_number,
+        location_id=located.location_id,
+        versions=located.versions,
+    )
 
 
 def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:

@@ -1068,3 +1068,19 @@ def test_classless_messages_in_prose_are_candidates(text: str, message: str) -> 
     result = extract(text)
     assert not result.is_error
     assert message in [error.message for error in result.errors]
+
+
+def test_a_cut_off_traceback_quoting_its_raise_statement_gives_its_class_and_text() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/transformers/models/qwen2/modeling_qwen2.py", line 965, in forward\n'
+        '    raise ValueError("Cannot handle batch sizes > 1 if no padding token is defined.")\n'
+    )
+    result = extract(text)
+    assert result.primary is not None and result.primary.message == ""
+    fragment = result.fragments[0]
+    assert (fragment.error_class, fragment.message) == (
+        "ValueError",
+        "Cannot handle batch sizes > 1 if no padding token is defined.",
+    )
+    assert fragment.raising_frame is not None and fragment.raising_frame.line == 965

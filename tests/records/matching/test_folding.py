@@ -77,6 +77,11 @@ def test_generated_file_stands_for_its_modular_source_and_pytorch_for_tf_and_fla
     ]
     answer = _matcher(*entries).match(PASTE).matches[0]
     assert answer.file_path == "src/transformers/models/llama/modeling_llama.py"
+    shared = [
+        _entry("flax", "src/transformers/generation/flax_utils.py"),
+        _entry("pt", "src/transformers/generation/utils.py"),
+    ]
+    assert _matcher(*shared).match(PASTE).matches[0].file_path == "src/transformers/generation/utils.py"
 
 
 def test_a_tensorflow_copy_with_other_words_does_not_outrank_the_pytorch_check() -> None:
