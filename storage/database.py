@@ -113,6 +113,19 @@ class Database:
         """Run a query on the reader and return its first row, or None."""
         return await fetch_row(self._reader, sql, params)
 
+    @asynccontextmanager
+    async def separate_reader(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Open a connection of its own for a long read (an index load or reload), closed afterwards.
+
+        A cursor kept open on the shared reader holds one snapshot for as long as it runs: every other
+        read on that connection would see the database as it was when the cursor started.
+        """
+        conn = await _connect(self.path)
+        try:
+            yield conn
+        finally:
+            await conn.close()
+
     @property
     def reader(self) -> aiosqlite.Connection:
         """The read-only connection (sees the last committed state)."""

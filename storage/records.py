@@ -131,7 +131,7 @@ class RecordRepository:
             # the caller skips entries it already has.
             sql += " WHERE updated_at >= ?"
             params = (updated_since,)
-        async with self._db.reader.execute(sql, params) as cursor:
+        async with self._db.separate_reader() as conn, conn.execute(sql, params) as cursor:
             async for row in cursor:
                 yield intern_entry(
                     IndexEntry(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +12,10 @@ import pytest
 from records.errors import DatabaseCorrupt, DatabaseTooNew
 from storage import migrations
 from storage.database import Database
+from storage.importer import import_paths
+from storage.records import RecordRepository
+from storage.replies import ReplyLink, ReplyRepository
+from tests.conftest import SEEDS_JSONL, make_record
 
 
 async def test_fresh_database_has_pragmas_and_latest_schema(db: Database) -> None:
@@ -82,3 +87,18 @@ async def test_concurrent_writers_do_not_interleave(db: Database) -> None:
     await asyncio.gather(*(writer(f"w{i}") for i in range(5)))
     for i in range(0, len(order), 2):
         assert order[i].split("-")[0] == order[i + 1].split("-")[0]
+
+
+async def test_a_long_index_read_does_not_hold_other_reads_in_an_old_snapshot(tmp_path: Path) -> None:
+
+    async with await Database.open(tmp_path / "t.db") as db:
+        records = tmp_path / "many.jsonl"
+        records.write_text("".join(json.dumps(make_record(id=f"r{n}")) + "\n" for n in range(2000)))
+        await import_paths(db, [SEEDS_JSONL, records])
+        entries = RecordRepository(db).index_entries()
+        await anext(entries)  # a reload is half way through its cursor
+        link = ReplyLink(message_id=1, channel_id=2, guild_id=3, author_id=4, reply_id=5, reply_channel_id=2,
+                         status="matched", record_ids=("x",))  # fmt: skip
+        await ReplyRepository(db).save(link)
+        assert await ReplyRepository(db).get(1) == link  # read back at once, not from before the save
+        await entries.aclose()
