@@ -4,13 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 DB     ?= data/tracebot.db
 
-.PHONY: run test lint typecheck compose-check pytest bench eval eval-raised records explain-report seeds console clean help
+.PHONY: run test lint typecheck compose-check pytest bench eval eval-raised eval-redact records explain-report seeds console clean help
 
 help:
 	@echo "make run    - install, load the shipped records into $(DB), run the bot (DISCORD_TOKEN set) or the console"
 	@echo "make test   - install with test extras, run ruff, mypy and pytest"
 	@echo "make bench  - run the benchmarks (figures for the closing notes)"
 	@echo "make eval   - print the matching accuracy table"
+	@echo "make eval-redact - redaction recall and false positives per kind on the scanner corpus, p99 on 16 KB pastes"
 	@echo "make eval-raised - regenerate tests/data/raised/ (real tracebacks from transformers 5.24.0 and 4.57.6)"
 	@echo "make records - mine the shipped transformers record sets again from their wheels"
 	@echo "make explain-report - figures and sample replies of the generated explanations of mined records"
@@ -60,6 +61,10 @@ bench: $(VENV)/.installed-test
 
 eval: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.evaluate
+
+# Recall and false positives of redaction per kind (gitleaks fixtures: tuning; detect-secrets: independent).
+eval-redact: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.eval_redact
 
 # Install both transformers releases with a CPU torch in .venv-raised/ and record real tracebacks.
 eval-raised: $(BIN)/python

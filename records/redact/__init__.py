@@ -145,6 +145,8 @@ _B64_DIGITS_TAIL = "[MNO][DTjz][AEIMQUYcgk]"  # base64 of two more ASCII digits 
 _VALUE = r"[A-Za-z0-9_\-.+/=~!@#%^*${}()<>|?]"
 _SEP = r"(?:\\\\|\\|/)"  # one path separator as printed: '/', '\' or a repr's doubled '\\'
 
+_GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct", "agent", "cbt", "wt", "sa", "oat")
+
 _RULES: tuple[_Rule, ...] = (
     _Rule(
         "private_key",
@@ -208,6 +210,24 @@ _RULES: tuple[_Rule, ...] = (
         ("xox", "xapp-"),
         _slack,
     ),
+    _Rule(
+        "gitlab_token",
+        # GitLab's documented prefixes and lengths (gitleaks knows some of them only next to a label).
+        compile_pattern(
+            r"\b(?:(?:gl(?:pat|dt|ft|soat|rt|wt|sa|oat|ffct)-|GR1348941|glcbt-(?:[0-9a-fA-F]{2}_)?)[0-9A-Za-z_-]{20,50}"
+            r"|glimt-[0-9A-Za-z_-]{25}|glptt-[0-9A-Za-z_-]{40}|glagent-[0-9A-Za-z_-]{50,1000}|gloas-[0-9A-Za-z_-]{64})\b"
+        ),
+        (*(f"gl{p}-" for p in _GITLAB_PREFIXES), "gr1348941"),
+        _random,
+    ),
+    _Rule(
+        "telegram_bot_api_token",
+        # A bot id of 8-10 digits, ':AA' and 33 characters; not after a letter, so 'bot123:AA...' in a
+        # Bot API URL is left to the URL's own rules.
+        compile_pattern(r"(?:\A|[^0-9A-Za-z_])(\d{8,10}:AA[0-9A-Za-z_-]{33})\b"),
+        (":aa",),
+    ),
+    _Rule("mailgun_key", compile_pattern(r"\bkey-[0-9a-f]{32}\b"), ("key-",), _random),
     _Rule("npm_token", compile_pattern(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
     _Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
     _Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
@@ -334,6 +354,14 @@ def _find(text: str) -> list[Finding]:
         if not present.isdisjoint(rule.hints):
             found.extend(Finding(rule.kind, start, end) for start, end in _scan(rule, safe))
     found.extend(Finding(kind, start, end) for kind, start, end in _scanner.scan(safe, present))
+    decoded = _scanner.percent_decoded(safe)
+    if decoded is not None:
+        # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written.
+        plain, back = decoded
+        present = _finder()(plain.lower())
+        for rule in _RULES:
+            if rule.kind not in PERSONAL_KINDS and not present.isdisjoint(rule.hints):
+                found.extend(Finding(rule.kind, *back(start, end)) for start, end in _scan(rule, plain))
     return found
 
 

@@ -219,6 +219,19 @@ def _original(offset: int, at_decoded: list[int], at_original: list[int], end: b
     return offset + shift + 2
 
 
+def percent_decoded(text: str) -> tuple[str, Callable[[int, int], tuple[int, int]]] | None:
+    """Return text percent-decoded and a map from a span in it back to the original, or None without escapes."""
+    decoded = _decoded(text) if "%" in text else None
+    if decoded is None:
+        return None
+    plain, at_decoded, at_original = decoded
+
+    def back(start: int, end: int) -> tuple[int, int]:
+        return _original(start, at_decoded, at_original, end=False), _original(end, at_decoded, at_original, end=True)
+
+    return plain, back
+
+
 def keywords() -> frozenset[str]:
     """Return every keyword of the rules (lower-case)."""
     return frozenset(k for rule in rules()[0] for k in rule.keywords)
@@ -237,15 +250,11 @@ def scan(text: str, present: frozenset[str] | None = None) -> Iterator[tuple[str
     if present is None:
         present = _finder()(text.lower())
     yield from _scan_view(view(text), present)
-    decoded = _decoded(text) if "%" in text else None
+    decoded = percent_decoded(text)
     if decoded is not None:
-        plain, at_decoded, at_original = decoded
+        plain, back = decoded
         for kind, start, end in _scan_view(view(plain), _finder()(plain.lower())):
-            yield (
-                kind,
-                _original(start, at_decoded, at_original, end=False),
-                _original(end, at_decoded, at_original, end=True),
-            )
+            yield (kind, *back(start, end))
 
 
 def _scan_view(text: str, present: frozenset[str]) -> Iterator[tuple[str, int, int]]:
