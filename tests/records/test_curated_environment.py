@@ -652,6 +652,46 @@ REAL_MESSAGES = [
         '  File "/bjzhyai03/workhome/chenhaotian/miniconda3/envs/llmfactory/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 134, in __call__\n    return launch_agent(self._config, self._entrypoint, list(args))\n           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  File "/bjzhyai03/workhome/chenhaotian/miniconda3/envs/llmfactory/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 250, in launch_agent\n    raise ChildFailedError(\ntorch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n============================================================\n/bjzhyai03/workhome/songzijun/LLaMA-Factory-main/src/llamafactory/launcher.py FAILED\n------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n------------------------------------------------------------\nRoot Cause (first observed failure):\n[0]:\n  time      : 2024-11-15_05:50:46\n  host      : 11d9s69blu6kn-0\n  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: 18572)\n  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n============================================================',
         id="hiyouga/LlamaFactory/issues/6040",
     ),
+    pytest.param(
+        "flash-attn-no-module-named",
+        "  File \"/home/lwx/bev/bevfusion/mmdet3d/models/backbones/radar_encoder.py\", line 18, in <module>\n    from flash_attn.flash_attention import FlashMHA\nModuleNotFoundError: No module named 'flash_attn'",
+        id="mit-han-lab/bevfusion/issues/492",
+    ),
+    pytest.param(
+        "flash-attn-no-module-named",
+        '  File "<ipython-input-15-7cccac35350c>", line 1, in <module>\n    from flash_attn.flash_attention import FlashAttention\n  File "/home/hwtan/pycharm/pycharm-community-2023.2.4/plugins/python-ce/helpers/pydev/_pydev_bundle/pydev_import_hook.py", line 21, in do_import\n    module = self._system_import(name, *args, **kwargs)\nModuleNotFoundError: No module named \'flash_attn.flash_attention\'',
+        id="Dao-AILab/flash-attention/issues/739",
+    ),
+    pytest.param(
+        "flash-attn-no-module-named",
+        "  File \"/opt/venv/lib/python3.10/site-packages/xformers/ops/fmha/triton.py\", line 17, in <module>\n    from flash_attn.flash_attn_triton import (\nModuleNotFoundError: No module named 'flash_attn'",
+        id="facebookresearch/xformers/issues/826",
+    ),
+    pytest.param(
+        "torch-cuda-invalid-device-ordinal",
+        "RuntimeError: CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously reported at some other API call,so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.",
+        id="wdrink/PyDeepFakeDet/issues/1",
+    ),
+    pytest.param(
+        "torch-cuda-invalid-device-ordinal",
+        "RuntimeError: CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be \nincorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+        id="yuanzhoulvpi2017/DocumentSearch/issues/4",
+    ),
+    pytest.param(
+        "torch-found-no-nvidia-driver",
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
+        id="facebookresearch/pytorch3d/issues/1259",
+    ),
+    pytest.param(
+        "torch-found-no-nvidia-driver",
+        "您好，我正在使用Endovis or SCARED进行evaluation，在evaluate_depth.py的evaluate(options.parse())和encoder.cuda()出现了报错信息：RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
+        id="ShuweiShao/AF-SfMLearner/issues/39",
+    ),
+    pytest.param(
+        "torch-found-no-nvidia-driver",
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n\nI checked the NVIDIA GPU is installed.",
+        id="princeton-nlp/SimCSE/issues/244",
+    ),
 ]
 
 
