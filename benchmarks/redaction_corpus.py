@@ -1,13 +1,16 @@
 """Rebuild the scanner corpus and the scanner rule table from fetched snapshots of gitleaks and detect-secrets.
 
-Run: ``python -m benchmarks.redaction_corpus GITLEAKS_GIT_DIR DETECT_SECRETS_GIT_DIR`` (bare git directories,
-for instance from ``git clone --bare``). Writes:
+Run: ``python -m benchmarks.redaction_corpus GITLEAKS_GIT_DIR DETECT_SECRETS_GIT_DIR [MS_MASKER_WHEEL]`` (bare
+git directories, for instance from ``git clone --bare``; the wheel from ``pip download --pre --no-deps
+microsoft-security-utilities-secret-masker``). Writes:
 
 - ``tests/data/redaction/scanners/gitleaks.jsonl``: the true positives (``tps``) and false positives (``fps``)
   of every rule in gitleaks' ``cmd/generate/config/rules/*.go``;
 - ``tests/data/redaction/scanners/detect_secrets.jsonl``: the cases of detect-secrets' ``tests/plugins/*_test.py``;
 - ``records/redact/_gitleaks_rules.py``: gitleaks' rule table as JSON in a module (so it ships in the wheel) (``config/gitleaks.toml``: regexes, keywords,
-  entropy, allowlists), which tracebot runs on RE2.
+  entropy, allowlists), which tracebot runs on RE2;
+- ``records/redact/_ms_rules.py``: the precisely classified keys of Microsoft's secret masker (Azure's
+  identifiable keys, SAS signatures), when its wheel is given.
 
 Each corpus line is ``{"kind", "source", "label": "secret"|"lookalike", "b64", "secret_b64"}``: the fixture text
 and, for a secret, the part that must vanish, both base64 so that no push-time scanner takes the file for a
@@ -26,6 +29,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -644,6 +648,48 @@ RULES_JSON = r"""
 '''
 
 
+MS_RULES_OUT = ROOT / "records" / "redact" / "_ms_rules.py"
+# Microsoft's precisely classified keys carry a fixed signature (the keywords); these three have none but
+# a label of their own. Patterns without either (AdoLegacyPat: any 52 base32 letters) are left out.
+_MS_KEYWORDS = {
+    "SEC101/104": ["accountkey"],
+    "SEC101/106": ["accountkey", "storagekey"],
+    "SEC101/060": ["sig=", "dsas_secret="],
+}
+
+
+def ms_rule_table(wheel: str) -> dict[str, Any]:
+    """Return the precisely classified patterns of Microsoft's secret masker (and its SAS rule) as a table."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = {Path(n).name: n for n in archive.namelist()}
+        license_name = next(n for n in archive.namelist() if n.endswith("LICENSE") or n.endswith("License.txt"))
+        license_text = archive.read(license_name).decode()
+        precise = json.loads(archive.read(names["PreciselyClassifiedSecurityKeys.json"]))
+        loose = json.loads(archive.read(names["UnclassifiedPotentialSecurityKeys.json"]))
+    chosen = precise + [p for p in loose if p["Id"] == "SEC101/060"]
+    rules = []
+    for pattern in chosen:
+        keywords = [k.lower() for k in pattern.get("Signatures") or []] or _MS_KEYWORDS.get(pattern["Id"])
+        if not keywords:
+            continue
+        compiled = re2.compile(pattern["Pattern"])
+        rules.append(
+            {
+                "id": re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", pattern["Name"]).lower(),
+                "ms_id": pattern["Id"],
+                "regex": pattern["Pattern"],
+                "keywords": keywords,
+                "secretGroup": compiled.groupindex.get("refine", 0),
+            }
+        )
+    return {
+        "source": f"microsoft-security-utilities-secret-masker ({Path(wheel).name})",
+        "license": license_text,
+        "allowlist": {"regexes": [], "stopwords": []},
+        "rules": rules,
+    }
+
+
 def _write(path: Path, rows: list[Row]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as handle:
@@ -651,8 +697,17 @@ def _write(path: Path, rows: list[Row]) -> None:
             handle.write(json.dumps(row.encode(), sort_keys=True) + "\n")
 
 
-def main(gitleaks_dir: str, detect_secrets_dir: str) -> None:
-    """Write the two corpus files and the rule table."""
+def main(gitleaks_dir: str, detect_secrets_dir: str, ms_wheel: str | None = None) -> None:
+    """Write the two corpus files and the rule tables."""
+    if ms_wheel:
+        ms_table = ms_rule_table(ms_wheel)
+        MS_RULES_OUT.write_text(
+            _RULES_MODULE.replace("gitleaks' default rules", "Microsoft's secret masker rules")
+            .replace("``config/gitleaks.toml`` of gitleaks (MIT licence", "its precisely classified keys (MIT licence")
+            .format(json=json.dumps(ms_table, indent=1, sort_keys=True)),
+            encoding="utf-8",
+        )
+        print(f"rule table: {len(ms_table['rules'])} rules -> {MS_RULES_OUT.relative_to(ROOT)}")
     table = rule_table(
         _git_show(gitleaks_dir, "config/gitleaks.toml"), _git_head(gitleaks_dir), _git_show(gitleaks_dir, "LICENSE")
     )
@@ -663,7 +718,7 @@ def main(gitleaks_dir: str, detect_secrets_dir: str) -> None:
     # fps of the admin-key rule): only what the whole rule set leaves alone is a look-alike.
     from records.redact import _scanner  # noqa: PLC0415  (reads the table written above)
 
-    flagged = [r for r in gl_rows if r.label == "lookalike" and any(_scanner.scan(r.text))]
+    flagged = [r for r in gl_rows if r.label == "lookalike" and any(_scanner.scan(r.text, microsoft=False))]
     gl_rows = [r for r in gl_rows if r not in flagged]
     ds_rows = detect_secrets_rows(detect_secrets_dir)
     _write(OUT / "gitleaks.jsonl", gl_rows)
@@ -677,4 +732,4 @@ def main(gitleaks_dir: str, detect_secrets_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:4])

@@ -1,4 +1,4 @@
-"""gitleaks' rule set, run on RE2 the way gitleaks applies it to a line of text.
+"""gitleaks' rule set and Microsoft's precisely classified keys, run on RE2 the way gitleaks applies rules.
 
 A rule runs only when one of its keywords occurs (lower-cased), as in gitleaks. A match yields its secret
 (the rule's secret group, else the first group that took part, else the whole match) unless the secret is
@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from records._re2 import Match, Pattern, compile_spans, literal_finder
-from records.redact._gitleaks_rules import RULES_JSON
+from records.redact import _gitleaks_rules, _ms_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,7 @@ class ScannerRule:
     entropy: float
     secret_group: int
     allow: tuple[_Allow, ...]
+    on_view: bool  # gitleaks' rules match the view (see below); Microsoft's, which know '&', the text
 
 
 def _search(pattern: Pattern, text: str) -> bool:
@@ -119,9 +120,15 @@ def placeholder(value: str) -> bool:
 
 
 @cache
-def rules() -> tuple[tuple[ScannerRule, ...], _Allow]:
-    """Return the compiled rules and the global allowlist (compiled once, on first use)."""
-    table = json.loads(RULES_JSON)
+def rules(microsoft: bool = True) -> tuple[tuple[ScannerRule, ...], _Allow]:
+    """Return the compiled rules and gitleaks' global allowlist (compiled once, on first use).
+
+    gitleaks' rules come first; Microsoft's precisely classified keys (Azure's identifiable keys and SAS
+    signatures, which gitleaks lacks) follow.
+    """
+    table = json.loads(_gitleaks_rules.RULES_JSON)
+    if microsoft:
+        table["rules"] += json.loads(_ms_rules.RULES_JSON)["rules"]
     compiled = tuple(
         ScannerRule(
             kind=kind_of(rule["id"]),
@@ -130,6 +137,7 @@ def rules() -> tuple[tuple[ScannerRule, ...], _Allow]:
             entropy=float(rule.get("entropy", 0.0)),
             secret_group=int(rule.get("secretGroup", 0)),
             allow=tuple(_allow(a) for a in rule.get("allowlists", [])),
+            on_view="ms_id" not in rule,
         )
         for rule in table["rules"]
     )
@@ -242,28 +250,31 @@ def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder(keywords())
 
 
-def scan(text: str, present: frozenset[str] | None = None) -> Iterator[tuple[str, int, int]]:
-    """Yield (kind, start, end) of every secret gitleaks' rules find in text.
+def scan(text: str, present: frozenset[str] | None = None, microsoft: bool = True) -> Iterator[tuple[str, int, int]]:
+    """Yield (kind, start, end) of every secret the rules find in text.
 
-    present: the keywords that occur in text lower-cased, when the caller has looked them up already.
+    present: the keywords that occur in text lower-cased, when the caller has looked them up already;
+    microsoft=False runs gitleaks' rules alone (to judge gitleaks' own fixtures by gitleaks).
     """
     if present is None:
         present = _finder()(text.lower())
-    yield from _scan_view(view(text), present)
+    yield from _scan_view(text, present, microsoft)
     decoded = percent_decoded(text)
     if decoded is not None:
         plain, back = decoded
-        for kind, start, end in _scan_view(view(plain), _finder()(plain.lower())):
+        for kind, start, end in _scan_view(plain, _finder()(plain.lower()), microsoft):
             yield (kind, *back(start, end))
 
 
-def _scan_view(text: str, present: frozenset[str]) -> Iterator[tuple[str, int, int]]:
+def _scan_view(raw: str, present: frozenset[str], microsoft: bool) -> Iterator[tuple[str, int, int]]:
     if not present:
         return
-    compiled, glob = rules()
+    compiled, glob = rules(microsoft)
+    viewed = view(raw)
     for rule in compiled:
         if present.isdisjoint(rule.keywords):
             continue
+        text = viewed if rule.on_view else raw
         for match in rule.pattern.finditer(text):
             span = _secret_span(match, rule)
             if span[1] > span[0] and _kept(rule, glob, text, match, span):

@@ -91,8 +91,8 @@ def test_detect_secrets_stays_above_its_measured_floor() -> None:
     # The independent check is short of the targets (see the corpus README and `make eval-redact`); this
     # floor keeps it from getting worse unnoticed.
     recall, false_positives = _totals(_counts("detect-secrets"))
-    assert recall >= 0.48
-    assert false_positives <= 0.16
+    assert recall >= 0.52
+    assert false_positives <= 0.17
 
 
 # --- the kinds issue 13 names -------------------------------------------------------------------
@@ -133,6 +133,11 @@ ISSUE_CASES = [
     ("sendgrid", "SG." + _r(_ALNUM, 22) + "." + _r(_ALNUM, 43), "sendgrid_api_token"),
     ("mailgun", "key-" + _r(_HEX, 32), "mailgun_key"),
     ("azure client secret", _r(_ALNUM, 3) + "8Q~" + _r(_ALNUM, 34), "azure_ad_client_secret"),
+    (
+        "azure sas",
+        "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2030-01-01&sp=r&sig=" + _r(_ALNUM, 43) + "%3D",
+        "loose_sas_secret",
+    ),
 ]
 
 
