@@ -692,6 +692,31 @@ REAL_MESSAGES = [
         "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n\nI checked the NVIDIA GPU is installed.",
         id="princeton-nlp/SimCSE/issues/244",
     ),
+    pytest.param(
+        "torch-cuda-driver-insufficient-for-runtime",
+        "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version",
+        id="nagadomi/nunif/issues/702",
+    ),
+    pytest.param(
+        "torch-cuda-driver-insufficient-for-runtime",
+        '  File "/opt/conda/lib/python3.6/site-packages/torch/cuda/__init__.py", line 264, in set_device\n    torch._C._cuda_setDevice(device)\nRuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/torch/csrc/cuda/Module.cpp:34',
+        id="mlcommons/inference/issues/54",
+    ),
+    pytest.param(
+        "torch-cuda-driver-insufficient-for-runtime",
+        "> RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /opt/conda/conda-bld/pytorch_1524586445097/work/aten/src/THC/THCGeneral.cpp:70",
+        id="BobLiu20/YOLOv3_PyTorch/issues/12",
+    ),
+    pytest.param(
+        "torch-cudnn-status-not-initialized",
+        "    return F.conv2d(input, weight, bias, self.stride,\nRuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",
+        id="deepseek-ai/DeepSeek-VL/issues/30",
+    ),
+    pytest.param(
+        "torch-cudnn-status-not-initialized",
+        "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\ncuda9.0 pytorch1.1.0 python3.6.2",
+        id="jfzhang95/pytorch-deeplab-xception/issues/174",
+    ),
 ]
 
 
