@@ -86,6 +86,8 @@ def _openai(value: str) -> bool:
 def _labelled_value(value: str) -> bool:
     """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
     nested = any(op in value for op in ("= ", " =", ": ")) or value.startswith("<")
+    if value.startswith(("/", "~/")) and "/" in value[2:]:
+        return False  # PWD=/home/alice/proj is a directory, left to home_user
     return any(c.isalnum() for c in value) and _random(value) and value.lower() not in _NOT_SECRETS and not nested
 
 
@@ -147,15 +149,19 @@ _SEP = r"(?:\\\\|\\|/)"  # one path separator as printed: '/', '\' or a repr's d
 
 _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct", "agent", "cbt", "wt", "sa", "oat")
 
+_PEM_BEGIN = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_BODY = r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])"
+_PEM_END = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+
 _RULES: tuple[_Rule, ...] = (
     _Rule(
         "private_key",
         # The body stops at '-----' (a hyphen must be followed by a letter or digit, as in
-        # Proc-Type), so a block without END is still caught up to where its base64 ends.
+        # Proc-Type), so a block without END is still caught up to where its base64 ends. Either the
+        # block is complete or its body has a run of key material, so a flood of bare headers matches
+        # nothing instead of once per header.
         compile_pattern(
-            r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])*"
-            r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?"
+            rf"{_PEM_BEGIN}(?:{_PEM_BODY}*{_PEM_END}|{_PEM_BODY}*?[A-Za-z0-9+/=]{{16}}{_PEM_BODY}*(?:{_PEM_END})?)"
         ),
         ("private key",),
         _has_key_body,

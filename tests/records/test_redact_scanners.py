@@ -181,6 +181,7 @@ def test_labelled_values_of_every_spelling_are_redacted(text: str) -> None:
         'token = "xxxxxxxxxxxxxxxxxxxx"',
         "GITHUB_TOKEN=ghp_" + "x" * 36,
         "apiKey: '{{ secrets.API_KEY }}'",
+        "PWD=/srv/app2/releases",
     ],
 )
 def test_placeholders_and_names_are_left_alone(text: str) -> None:
