@@ -283,21 +283,32 @@ def evaluate(matcher: Matcher | None = None, only: tuple[str, ...] = SETS) -> di
     return tallies
 
 
+SWEEP_SETS = ("real", "raised", "foreign", "chat", "foreign-hw", "chat-hw")
+
+
 def sweep() -> None:
-    """Print how the statuses move with the thresholds (how ``Thresholds`` was chosen)."""
+    """Print how the real sets move with the thresholds (how ``Thresholds`` was chosen)."""
     index = MatchIndex.build(entry_of(r) for r in shipped_records())
-    print("matched ambiguous | real right shipped-right | generated top-1 | foreign matched m+a | chat m+a")
-    for matched in (50.0, 55.0, 62.0, 70.0, 80.0):
+    print("matched ambiguous | real right shipped-right matched | raised right | foreign->tf m+a | chat m+a | hw f c")
+    for matched in (50.0, 56.0, 62.0, 70.0, 78.0):
         for ambiguous in (35.0, 45.0, 55.0):
-            t = evaluate(Matcher(index, Thresholds(matched=matched, ambiguous=ambiguous)))
-            r, g, f, c = t["real"], t["generated"], t["foreign"], t["chat"]
-            pct = lambda n, tally: 100 * n / tally.total if tally.total else 0.0  # noqa: E731
-            answered = lambda tally: tally.statuses["matched"] + tally.statuses["ambiguous"]  # noqa: E731
+            t = evaluate(Matcher(index, Thresholds(matched=matched, ambiguous=ambiguous)), SWEEP_SETS)
+            r, w, f, c = t["real"], t["raised"], t["foreign"], t["chat"]
             print(
-                f"{matched:7.0f} {ambiguous:9.0f} | {pct(r.top1, r):10.1f} {100 * r.share('inShipped right'):13.1f} | "
-                f"{pct(g.top1, g):15.1f} | {pct(f.statuses['matched'], f):15.1f} {pct(answered(f), f):4.1f} | "
-                f"{pct(answered(c), c):8.1f}"
+                f"{matched:7.0f} {ambiguous:9.0f} | {_pct(r.top1, r):10.1f} {100 * r.share('record shipped right'):13.1f} "
+                f"{_pct(r.statuses['matched'], r):7.1f} | {100 * w.share('right'):12.1f} | "
+                f"{100 * f.share('matched to transformers'):9.1f} {_pct(_answered(f), f):4.1f} | "
+                f"{_pct(_answered(c), c):8.1f} | {_pct(_answered(t['foreign-hw']), t['foreign-hw']):4.1f} "
+                f"{_pct(_answered(t['chat-hw']), t['chat-hw']):4.1f}"
             )
+
+
+def _pct(count: int, tally: Tally) -> float:
+    return 100 * count / tally.total if tally.total else 0.0
+
+
+def _answered(tally: Tally) -> int:
+    return tally.statuses["matched"] + tally.statuses["ambiguous"]
 
 
 def main() -> None:

@@ -53,14 +53,20 @@ class Thresholds:
     and no traceback (kind ``candidate``) only counts when its text evidence alone is near certain
     (``classless_text``) or is a long run of the template's text in order (``TextEvidence.telling``).
 
-    The sweep (shipped records, 400 generated pastes, 19 hand-written, 60 chat, 94 foreign) shows a
-    flat plateau: ``matched`` anywhere from 50 to 70 gives the same statuses; at 75 hand-written pastes
-    without a class (text evidence alone tops out at 72) stop matching, at 85 generated ones do too.
-    ``ambiguous`` at 35 lets 3.2% of foreign errors through as choices; 45 to 60 lets none and loses
-    no correct answer. 62 and 45 sit well inside both margins.
+    Chosen on the real sets (``python -m benchmarks.evaluate --sweep``: 352 transformers pastes, 67
+    foreign errors and 91 chat pastes from GitHub issues, 548 errors raised by running each shipped
+    version), not the generated one. Whether the best answer is right (matched, or first of a choice)
+    does not move with ``matched`` from 50 to 78 (raised: 97.8% throughout), nor does the share of
+    wrong matches: 3.5-3.8% of matched real pastes (8 of 231 at 56, 8 of 222 at 62, 9 of 234 at 50).
+    56 turns nine right choices of 62 into answers at no new wrong one; 50 adds a wrong one.
+    ``ambiguous`` at 35 gains 0.6 points of real pastes right but offers a choice for 13.8% of the
+    hand-written foreign errors (9.6% at 45, all answered by curated records of their own library,
+    none by transformers'); 55 loses 1.6 points. No real chat is answered and no foreign error is
+    matched to a transformers record anywhere in the table, so those targets do not bind; 56 and 45
+    sit inside the plateau.
     """
 
-    matched: float = 62.0
+    matched: float = 56.0
     ambiguous: float = 45.0
     margin: float = 6.0
     classless_text: float = 0.9
