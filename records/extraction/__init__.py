@@ -6,9 +6,12 @@ The parts, in the order a paste meets them:
 - ``scan``: jumps between anchor lines and hands each to a reader:
   ``traceback`` (CPython, IPython, rich), ``pytest_output``, or the single-line readers in ``scan``,
   all built on the one-line recognisers in ``lines``.
-- ``candidates``: message-like text without a class, only when nothing structured was found.
+- ``candidates``: message-like text without a class (paragraphs, 'error:' phrases, code spans, JSON
+  error fields), when nothing structured was found, or as ``fragments`` of a traceback cut off
+  before its exception line (with the raise statement its last frame quotes).
 - ``versions``: library versions the paste prints.
-- ``extractor``: ``extract`` ties these together and picks the primary error.
+- ``extractor``: ``extract`` ties these together, joins a cut-off traceback with the message quoted
+  beside it, and picks the primary error.
 
 Everything here is pure: no Discord, no SQL, no I/O.
 """
