@@ -73,6 +73,12 @@ def _random(value: str) -> bool:
     return not _scanner.placeholder(value)
 
 
+def _hf_token(value: str) -> bool:
+    """Accept a Hugging Face token: 34 characters, or longer with a digit (not hf_someCamelCaseName)."""
+    body = value.split("_", 1)[1] if value.startswith("hf_") else value.removeprefix("api_org_")
+    return _random(value) and (len(body) == 34 or any(c.isdigit() for c in body))
+
+
 def _slack(value: str) -> bool:
     """Accept a Slack token whose last part is not cut off ('xoxp-1-2-3-####') and not a placeholder."""
     return not value.endswith("-") and _random(value) and _has_digit_and_letter(value)
@@ -193,9 +199,9 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "huggingface_token",
-        compile_pattern(r"\b(?:hf_|api_org_)[A-Za-z0-9]{34}\b"),
+        compile_pattern(r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b"),
         ("hf_", "api_org_"),
-        _random,
+        _hf_token,
     ),
     _Rule(
         "openai_key",
