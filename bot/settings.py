@@ -35,6 +35,9 @@ class TriageSettings(BaseModel):
     notify_count: int = Field(default=10, ge=0, description="notice when a group reaches it (0: never)")
     notify_channel_id: int | None = Field(default=None, description="channel for triage notices")
     page_size: int = Field(default=10, ge=1, le=25, description="reports per /triage list page")
+    reanswer_days: int = Field(
+        default=7, ge=0, le=365, description="answer pastes this recent when their record arrives (0: never)"
+    )
 
     def limits(self) -> TriageLimits:
         """Return the caps the repository enforces."""
@@ -66,6 +69,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["plain", "json"] = "plain"
     max_file_bytes: int = Field(default=128 * 1024 * 1024, gt=0, description="largest record file read")
+    write_wait: float = Field(default=30.0, gt=0, description="seconds a write waits for another process's lock")
 
     # Flood control: how often the bot may answer one person, one channel, and everyone together.
     user_cooldown: float = Field(default=10.0, ge=0, description="seconds between answers to one user")

@@ -7,7 +7,8 @@
     ├── ImportAborted        a strict import stopped at its first problem; nothing was written
     ├── StorageError         the database cannot be used
     │   ├── DatabaseTooNew   the file was written by a newer tracebot (schema ahead of ours)
-    │   └── DatabaseCorrupt  the file is not a SQLite database, or fails its integrity check
+    │   ├── DatabaseCorrupt  the file is not a SQLite database, or fails its integrity check
+    │   └── DatabaseBusy     another process held the write lock for longer than a write waits
     ├── TriageError          a triage request that cannot be carried out; nothing was changed
     │   ├── UnknownReport    no triage report has this id
     │   └── UnknownRecord    no record has this id or slug
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 class TracebotError(Exception):
     """Base class of every error tracebot reports to a person."""
+
+    exit_status = 1  # what the command line exits with when this ends a command
 
 
 class RecordFileError(TracebotError):
@@ -72,6 +75,12 @@ class DatabaseCorrupt(StorageError):
     """The database file is damaged or is not a tracebot database."""
 
 
+class DatabaseBusy(StorageError):
+    """Another process held the write lock for longer than a write may wait; nothing was written."""
+
+    exit_status = 2  # worth retrying, unlike a failure
+
+
 class TriageError(TracebotError):
     """A triage request that cannot be carried out; nothing was changed."""
 
@@ -101,4 +110,4 @@ class CliError(TracebotError):
 
     def __init__(self, message: str, status: int = 1) -> None:
         super().__init__(message)
-        self.status = status
+        self.status = self.exit_status = status

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,12 +19,15 @@ from typing import Any, Self
 
 import aiosqlite
 
-from records.errors import DatabaseCorrupt, StorageError
+from records.errors import DatabaseBusy, DatabaseCorrupt, StorageError
 from storage import migrations
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+# A writer that finds the write lock taken (another process's import publishing, a CLI command) waits
+# in SQLite's busy handler, then retries with growing pauses, for at most this long in all.
+WRITE_WAIT_SECONDS = 30.0
 # Rows are read by column name (``row["error_class"]``), never by position: reordering a SELECT or a
 # model's fields must not swap values of the same type silently.
 Row = aiosqlite.Row
@@ -32,28 +36,49 @@ Row = aiosqlite.Row
 class Database:
     """The tracebot database: one writer connection with a lock, one reader connection."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        *,
+        write_wait: float = WRITE_WAIT_SECONDS,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self.write_wait = write_wait
+        self.busy_timeout_ms = busy_timeout_ms
 
     @classmethod
-    async def open(cls, path: Path | str, *, migrate: bool = True) -> Database:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        migrate: bool = True,
+        write_wait: float = WRITE_WAIT_SECONDS,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> Database:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        ``write_wait`` bounds how long a write waits for another process's write lock in all;
+        ``busy_timeout_ms`` how long one attempt waits (``tracebot health`` keeps both short).
+        """
         path = Path(path)
         _prepare_directory(path)
-        writer = await _connect(path)
+        writer = await _connect(path, busy_timeout_ms)
         try:
             # Refuse a newer or damaged file before any pragma writes to it.
             await migrations.pending(writer, str(path))
             await _configure(writer, path)
-            reader = await _connect(path)
+            reader = await _connect(path, busy_timeout_ms)
             await _configure(reader, path)
         except BaseException:
             await writer.close()
             raise
-        db = cls(path, writer, reader)
+        db = cls(path, writer, reader, write_wait=write_wait, busy_timeout_ms=busy_timeout_ms)
         if migrate:
             try:
                 await db.migrate()
@@ -94,7 +119,7 @@ class Database:
             for name, path in (attach or {}).items():
                 await self._writer.execute("ATTACH DATABASE ? AS " + _identifier(name), (str(path),))
             try:
-                await self._writer.execute("BEGIN IMMEDIATE")
+                await self._begin()
                 try:
                     yield self._writer
                 except BaseException:
@@ -104,6 +129,26 @@ class Database:
             finally:
                 for name in attach or {}:
                     await self._writer.execute("DETACH DATABASE " + _identifier(name))
+
+    async def _begin(self) -> None:
+        """Take the write lock, waiting (with growing pauses) at most ``write_wait`` seconds for it."""
+        deadline = time.monotonic() + self.write_wait
+        pause = 0.05
+        while True:
+            try:
+                await self._writer.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    raise _database_error(self.path, exc) from None
+                if time.monotonic() + pause > deadline:
+                    raise DatabaseBusy(
+                        f"{self.path}: another process has held the write lock for over {self.write_wait:.0f} s "
+                        "(an import or a bot using this database); try again when it is done"
+                    ) from None
+                log.info("database busy: retrying the write in %.2f s", pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Run a query on the reader and return every row (columns by name)."""
@@ -120,7 +165,7 @@ class Database:
         A cursor kept open on the shared reader holds one snapshot for as long as it runs: every other
         read on that connection would see the database as it was when the cursor started.
         """
-        conn = await _connect(self.path)
+        conn = await _connect(self.path, self.busy_timeout_ms)
         try:
             yield conn
         finally:
@@ -170,7 +215,12 @@ def _prepare_directory(path: Path) -> None:
         raise StorageError(f"{path}: cannot create the database directory: {exc.strerror}") from None
 
 
-async def _connect(path: Path) -> aiosqlite.Connection:
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc)
+    return "database is locked" in text or "database is busy" in text
+
+
+async def _connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
     """Open a connection and prove the file is a readable SQLite database."""
     try:
         # isolation_level=None: autocommit; transactions are explicit BEGIN/COMMIT so we own them.
@@ -179,7 +229,7 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     except sqlite3.Error as exc:
         raise StorageError(f"{path}: cannot open the database: {exc}") from None
     try:
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         await migrations.current_version(conn)  # reads the header: fails on a damaged file
     except sqlite3.DatabaseError as exc:
         await conn.close()

@@ -18,7 +18,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from bot.cli._common import Handler
-from records.errors import CliError, TracebotError
+from records.errors import TracebotError
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -129,12 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         level = settings.log_level if args.command == "run" else "WARNING"
         configure_logging(level, settings.log_format)
         return asyncio.run(handler(args, settings))
-    except CliError as exc:
-        return _fail(str(exc), exc.status)
     except ValidationError as exc:
         return _fail(f"invalid setting: {_settings_problem(exc)}", 2)
-    except TracebotError as exc:
-        return _fail(str(exc), 1)
+    except TracebotError as exc:  # CliError carries its own status, DatabaseBusy exits 2
+        return _fail(str(exc), exc.exit_status)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except BrokenPipeError:

@@ -44,7 +44,7 @@ def db_path(args: argparse.Namespace, settings: Settings) -> Path:
 @asynccontextmanager
 async def open_database(args: argparse.Namespace, settings: Settings) -> AsyncIterator[Database]:
     """Open the database the command names, closing it afterwards."""
-    db = await Database.open(db_path(args, settings))
+    db = await Database.open(db_path(args, settings), write_wait=settings.write_wait)
     try:
         yield db
     finally:

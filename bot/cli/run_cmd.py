@@ -15,10 +15,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.cli._common import add_db_option, db_path, lazy
-from records.errors import CliError
+from records.errors import CliError, DatabaseBusy
 from storage import migrations
 from storage.database import Database
 from storage.guilds import StatusRepository
+
+HEALTH_WRITE_WAIT = 0.5  # seconds the write probe waits for another writer, in all
+HEALTH_BUSY_MS = 400  # milliseconds one attempt waits
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -45,7 +48,8 @@ async def health_command(args: argparse.Namespace, settings: Settings) -> int:
     path = db_path(args, settings)
     if not path.exists():
         raise CliError(f"{path}: no such database file")
-    db = await Database.open(path, migrate=False)
+    # Short waits: a container health check gives up after 10 s, and an import may be publishing.
+    db = await Database.open(path, migrate=False, write_wait=HEALTH_WRITE_WAIT, busy_timeout_ms=HEALTH_BUSY_MS)
     try:
         version = await db.schema_version()
         if version < migrations.latest_version():
@@ -53,11 +57,15 @@ async def health_command(args: argparse.Namespace, settings: Settings) -> int:
                 f"{path}: schema {version} is behind ({migrations.latest_version()}): run `tracebot db migrate`"
             )
         status = StatusRepository(db)
-        await status.probe_write()  # a StorageError names the file and the problem
+        writable = "writable"
+        try:
+            await status.probe_write()  # a StorageError names the file and the problem
+        except DatabaseBusy:
+            writable = "another process is writing now"  # alive and in use: not a failure
         beat = await status.heartbeat()
     finally:
         await db.close()
-    print(f"database: ok ({path}, schema {version}, writable)")
+    print(f"database: ok ({path}, schema {version}, {writable})")
     limit = args.max_age if args.max_age is not None else settings.heartbeat_max_age
     if beat is None:
         raise CliError("gateway: no heartbeat recorded; is `tracebot run` running with this database?")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +119,25 @@ def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         err = export.stderr.read().decode()
         assert export.wait(timeout=60) == 0
     assert "Traceback" not in err and "Exception" not in err, err
+
+
+def test_a_command_that_cannot_write_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    records = tmp_path / "r.jsonl"
+    records.write_text(json.dumps({"id": "a1", "errorMessage": "broken widget {n}", "repo": "a/b"}) + "\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRACEBOT_", "DISCORD_"))}
+    env["TRACEBOT_WRITE_WAIT"] = "0.5"
+    tracebot = [sys.executable, "-m", "bot"]
+    subprocess.run([*tracebot, "db", "migrate", "--db", str(db)], check=True, capture_output=True, cwd=ROOT, env=env)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # an import in another process, publishing
+    try:
+        done = subprocess.run(
+            [*tracebot, "records", "import", str(records), "--db", str(db)],
+            capture_output=True, text=True, cwd=ROOT, env=env, check=False,
+        )  # fmt: skip
+    finally:
+        other.close()
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("tracebot: error: ") and "another process has held the write lock" in line

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from records.errors import DatabaseCorrupt, DatabaseTooNew
+from records.errors import DatabaseBusy, DatabaseCorrupt, DatabaseTooNew
 from storage import migrations
 from storage.database import Database
 from storage.importer import import_paths
@@ -102,3 +102,35 @@ async def test_a_long_index_read_does_not_hold_other_reads_in_an_old_snapshot(tm
         await ReplyRepository(db).save(link)
         assert await ReplyRepository(db).get(1) == link  # read back at once, not from before the save
         await entries.aclose()
+
+
+async def test_a_writer_waits_a_bounded_time_for_another_process_then_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "busy.db"
+    await (await Database.open(path)).close()  # create it
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        async with await Database.open(path, write_wait=0.3, busy_timeout_ms=50) as db:
+            with pytest.raises(DatabaseBusy, match="another process has held the write lock"):
+                await ReplyRepository(db).vote(reply_id=1, user_id=2, record_id="r", helpful=True, guild_id=None)
+            other.execute("ROLLBACK")  # the other writer finishes: the next write goes through
+            await ReplyRepository(db).vote(reply_id=1, user_id=2, record_id="r", helpful=True, guild_id=None)
+            assert (await ReplyRepository(db).vote_count("r")).helpful == 1
+    finally:
+        other.close()
+
+
+async def test_a_write_retries_until_the_other_writer_lets_go(tmp_path: Path) -> None:
+    path = tmp_path / "retry.db"
+    await (await Database.open(path)).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    async with await Database.open(path, write_wait=30, busy_timeout_ms=20) as db:
+        vote = asyncio.create_task(
+            ReplyRepository(db).vote(reply_id=1, user_id=2, record_id="r", helpful=True, guild_id=None)
+        )
+        await asyncio.sleep(0.3)
+        assert not vote.done()  # still waiting, not failed
+        other.execute("COMMIT")
+        await vote
+    other.close()
