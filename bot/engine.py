@@ -10,7 +10,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult
@@ -67,6 +67,8 @@ class Engine:
         # Matching runs in worker threads while reloads and triage links change the index on the event
         # loop: both sides take this lock, so a match never sees an index halfway through a change.
         self._index_lock = threading.Lock()
+        # Called after a reload with the entries it added or changed (triage answers waiting pastes).
+        self.reload_listeners: list[Callable[[list[IndexEntry]], Awaitable[None]]] = []
 
     @classmethod
     async def load(cls, db: Database) -> Engine:
@@ -96,6 +98,8 @@ class Engine:
                 self.shipped = shipped_versions(changed, self.shipped)
                 self._watermark = await self.records.last_update()
                 log.info("index updated: %d records added or changed", len(changed))
+                for listener in self.reload_listeners:
+                    await listener(changed)
             return len(changed) + len(dropped)
 
     async def watch(self, interval: float = 1.0) -> None:

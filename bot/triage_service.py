@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -20,6 +20,7 @@ from bot.engine import Engine
 from bot.events import PasteEvent
 from bot.settings import TriageSettings
 from records.errors import TriageError, UnknownRecord, UnknownReport
+from records.matching import IndexEntry
 from records.redact import redact
 from records.triage import (
     Observation,
@@ -28,17 +29,21 @@ from records.triage import (
     draft_record,
     example_template,
     observe,
+    split_rule,
     usable_example,
 )
 from storage.database import Database
 from storage.records import RecordRepository
 from storage.triage import TriageRepository
-from storage.triage_models import Logged, Purged, Review, Status, TriageGroup, TriageReport
+from storage.triage_models import Logged, Purged, Review, Status, TriageGroup, TriageReport, TriageSample
+from storage.triage_regroup import MergedReport
 
 log = logging.getLogger(__name__)
 
 Notice = Literal["new", "count"]
 MAX_REASON_CHARS = 300
+# Samples matched again after an import, at most: samples are few (a handful per group), this bounds a burst.
+MAX_REANSWER_SCAN = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +59,50 @@ class LogResult:
     def group(self) -> TriageGroup | None:
         """The group the paste was counted in."""
         return self.logged.group if self.logged else None
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """What a split did: the group left behind, the new group, and the rule that keeps them apart."""
+
+    group: TriageGroup
+    new: TriageGroup
+    part: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReanswerTarget:
+    """A paste still waiting for an answer, and the record that now explains it."""
+
+    sample_id: int
+    group_id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int
+    author_id: int
+    record_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reanswered:
+    """What answering a group's recent pastes did (nothing is raised for a paste that is gone)."""
+
+    answered: int = 0
+    deleted: int = 0  # the paste was deleted
+    unreachable: int = 0  # the bot can no longer see or post in its channel
+    record_missing: bool = False  # the record was deleted before the answers went out
+
+    def describe(self) -> str:
+        """Say it in one sentence for the maintainer."""
+        if self.record_missing:
+            return "The record was deleted, so no recent paste was answered."
+        parts = [f"Answered {self.answered} recent paste(s) of this error"]
+        if self.deleted:
+            parts.append(f"{self.deleted} deleted")
+        if self.unreachable:
+            parts.append(f"{self.unreachable} in a channel I can no longer see")
+        return "; ".join(parts) + "."
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +124,40 @@ def utc_now() -> datetime:
 def stamp(moment: datetime) -> str:
     """Return a time as the store writes it (ISO 8601, milliseconds, Z)."""
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _parts(sample: TriageSample) -> dict[str, str]:
+    """Return the parts a split compares; samples stored before they were kept are read again."""
+    if sample.detail:
+        return {"frame": sample.frame, "message": sample.detail}
+    found = observe(sample.text)
+    return found.parts if isinstance(found, Observation) else {"frame": "", "message": ""}
+
+
+def _target(sample: TriageSample, record_id: str) -> ReanswerTarget:
+    return ReanswerTarget(
+        sample_id=sample.id,
+        group_id=sample.group_id or 0,
+        guild_id=sample.guild_id,
+        channel_id=sample.channel_id or 0,
+        message_id=sample.message_id or 0,
+        author_id=sample.author_id or 0,
+        record_id=record_id,
+    )
+
+
+def parse_sample_ids(text: str) -> list[int]:
+    """Read sample ids typed as ``12 13`` or ``12, #13``."""
+    words = text.replace(",", " ").split()
+    if not words:
+        raise TriageError("name the samples to move, such as 12 13 (their ids are in triage show)")
+    ids = []
+    for word in words:
+        digits = word.removeprefix("#")
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 15:
+            raise TriageError(f"sample ids are numbers such as 12, not {word[:40]!r}")
+        ids.append(int(digits))
+    return ids
 
 
 def parse_report_id(text: str) -> int:
@@ -156,17 +239,16 @@ class TriageService:
         return await self.repo.groups(status=status, limit=limit)
 
     async def show(self, report_id: int) -> TriageReport:
-        """Return a report with its samples and places."""
+        """Return a report with its samples and places (a merged report says where it went)."""
         report = await self.repo.report(report_id)
         if report is None:
-            raise UnknownReport(report_id)
+            into = await self.repo.merged_into(report_id)
+            raise UnknownReport(report_id) if into is None else MergedReport(report_id, into)
         return report
 
     async def link(self, report_id: int, record: str, reviewer: int | None = None) -> Review:
         """Link a report to a record (id or slug); the next paste of the same error matches it."""
-        group = await self.repo.get(report_id)
-        if group is None:
-            raise UnknownReport(report_id)
+        group = (await self.show(report_id)).group
         stored = await self.records.get(record.strip())
         if stored is None:
             raise UnknownRecord(record)
@@ -212,6 +294,70 @@ class TriageService:
         purged = await self.repo.purge(cutoff, (now - timedelta(days=1)).date().isoformat())
         log.info("triage: purged %d samples older than %s", purged.samples, cutoff)
         return purged
+
+    async def merge(self, source_id: int, into_id: int, reviewer: int | None = None) -> Review:
+        """Merge one report into another; pastes of either error now count in the survivor."""
+        review = await self.repo.merge(source_id, into_id, stamp(self._clock()))
+        await self._update_index(review)
+        log.info("triage: report %d merged into %d by %s", source_id, into_id, reviewer)
+        return review
+
+    async def split(self, report_id: int, sample_ids: Sequence[int]) -> Split:
+        """Move chosen samples to a new report, with a rule that sends their kind of paste there from now on."""
+        report = await self.show(report_id)
+        chosen = list(dict.fromkeys(sample_ids))
+        if len(report.samples) < 2:
+            raise TriageError(f"report #{report_id} has {len(report.samples)} sample(s): there is nothing to split")
+        known = {sample.id: sample for sample in report.samples}
+        if missing := [n for n in chosen if n not in known]:
+            raise TriageError(f"sample {missing[0]} is not a sample of report #{report_id} (see triage show)")
+        if not chosen or len(chosen) == len(known):
+            raise TriageError(f"choose some of the samples of report #{report_id}, not all of them")
+        parts = {sample.id: await asyncio.to_thread(_parts, sample) for sample in report.samples}
+        rule = split_rule([parts[n] for n in chosen], [p for n, p in parts.items() if n not in chosen])
+        if rule is None:
+            raise TriageError(
+                "the chosen samples show the same library frame and message as the others: nothing tells them apart"
+            )
+        part, values = rule
+        new_id = await self.repo.split(report_id, sample_ids=chosen, part=part, values=values, now=stamp(self._clock()))
+        log.info("triage: report %d split: %d samples to report %d by %s", report_id, len(chosen), new_id, part)
+        return Split(await self._group(report_id), await self._group(new_id), part, values)
+
+    async def reanswer_targets(self, report_id: int, record_id: str) -> list[ReanswerTarget]:
+        """Return a group's recent pastes that no answer reached yet (none when re-answering is off)."""
+        since = self._reanswer_since()
+        if since is None:
+            return []
+        samples = await self.repo.unanswered(since, report_id)
+        return [_target(sample, record_id) for sample in samples]
+
+    async def targets_for_entries(self, entries: Sequence[IndexEntry]) -> list[ReanswerTarget]:
+        """Return recent unanswered pastes that the records just imported (or linked elsewhere) now match."""
+        since = self._reanswer_since()
+        changed = {entry.alias_of or entry.id for entry in entries}
+        if since is None or not changed or self.engine is None:
+            return []
+        found = []
+        for sample in (await self.repo.unanswered(since))[:MAX_REANSWER_SCAN]:
+            result = await asyncio.to_thread(self.engine.match_text, sample.text)
+            if result.status == "matched" and result.matches and result.matches[0].id in changed:
+                found.append(_target(sample, result.matches[0].id))
+        return found
+
+    async def answered(self, targets: Sequence[ReanswerTarget]) -> None:
+        """Remember that these pastes were answered, or are gone: each paste is answered once."""
+        await self.repo.mark_answered([target.sample_id for target in targets], stamp(self._clock()))
+
+    def _reanswer_since(self) -> str | None:
+        days = self.settings.reanswer_days
+        return stamp(self._clock() - timedelta(days=days)) if days > 0 else None
+
+    async def _group(self, report_id: int) -> TriageGroup:
+        group = await self.repo.get(report_id)
+        if group is None:
+            raise UnknownReport(report_id)
+        return group
 
     async def _update_index(self, review: Review) -> None:
         """Keep a running engine's index in step with the examples just added or removed."""

@@ -14,17 +14,28 @@ and bare names, while the masked message still tells unrelated classes of the sa
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from records._re2 import Match, compile_pattern, encodable
+from records._re2 import Match, Pattern, compile_pattern, encodable
+from records.extraction.model import Frame
 from records.redact import redact
 
-__all__ = ["KEY_VERSION", "Fingerprint", "fingerprint", "mask_message", "normalize_text"]
+__all__ = [
+    "KEY_VERSION",
+    "PLACEHOLDERS",
+    "Fingerprint",
+    "fingerprint",
+    "library_frame",
+    "mask_message",
+    "normalize_text",
+]
 
 # Part of every digest, so that a change to normalising or masking can be rolled out as a new
 # version of keys instead of silently splitting existing groups.
-KEY_VERSION = "fp1"
+KEY_VERSION = "fp2"
 _KEY_CHARS = 20
 
 
@@ -35,6 +46,17 @@ class Fingerprint:
     key: str
     error_class: str
     masked: str
+    frame: str = ""  # the innermost library frame, '' when the paste shows none
+
+    @property
+    def loose_key(self) -> str:
+        """The key without the frame: a paste with no traceback groups with one that has it."""
+        return _digest(self.error_class, "", self.masked) if self.frame else self.key
+
+    @property
+    def title(self) -> str:
+        """The group title, read as the error is: ``KeyError: '<key>' not found in token map``."""
+        return f"{self.error_class}: {self.masked}" if self.error_class else self.masked
 
 
 # Zero-width characters and bidirectional controls: invisible, so they only ever split a group.
@@ -50,6 +72,10 @@ _HOMOGLYPHS = str.maketrans(
 )
 _HOMOGLYPH_CHARS = frozenset(chr(c) for c in _HOMOGLYPHS)
 _WORD = compile_pattern(r"[\pL\pN\pM_]+")
+# A KeyError's message is the repr of the key: any quoted value in it is the key. Runs on masked text
+# (placeholders only inside the quotes), so a stdlib pattern is linear here.
+_KEY_VALUE = re.compile(r"(['\"`])<(?:name|value|n|q)>(['\"`])")
+_QUOTED_SLOT = re.compile(r"(['\"`])<(?:name|value|n|q|repo|path|url|key|id)>\1")
 
 
 def _fold_word(word: str) -> str:
@@ -84,19 +110,25 @@ def normalize_text(text: str) -> str:
     return " ".join(text.split())
 
 
-_PLACEHOLDERS = ("n", "size", "hex", "q", "path", "shape", "uuid", "url", "user")
+PLACEHOLDERS = (
+    "n", "size", "hex", "q", "path", "shape", "uuid", "url", "user", "repo", "name", "key", "value", "repr", "id",
+)  # fmt: skip
 _SEGMENT = r"(?:[^\s\\/'\"`<>|*?,;:()\[\]{}=]|<user>)+"
 _SHAPE_ITEM = r"(?:-?\d+|None|\?)"
-
 # One alternation, scanned once: at each position the earliest-starting mask wins, and masked text
 # contains nothing that a second pass would mask again. Alternatives that start or end with a word
 # character are bounded by \b so that replacing a neighbour never changes what they match.
 _MASK = compile_pattern(
     "|".join(
         [
-            rf"(?P<keep>\[REDACTED:[a-z_]+\]|<(?:{'|'.join(_PLACEHOLDERS)})>)",
+            rf"(?P<keep>\[REDACTED:[a-z_]+\]|<(?:{'|'.join(PLACEHOLDERS)})>)",
+            # Reprs: <class 'x.Y'>, <function f at 0x...>, <x.Y object at 0x...>.
+            r"(?P<repr><(?:class|function|module|bound method|built-in \w+|[\w.]+ object)\b[^<>\n]{0,200}>)",
             r"(?P<url>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"`<>]*)",
-            r"(?P<q>'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`)",
+            # A word with an apostrophe ("can't", "model's") is a word, not the start of a quote.
+            r"(?P<word>\pL+(?:'\pL+)+)",
+            r"(?P<q>'(?:\pL'\pL|[^'\n])*'|\"[^\"\n]*\"|`[^`\n]*`)",
+            r"(?P<reqid>(?i:request[ _-]?id)[\s:=]+[^\s)\],]+)",
             r"(?P<uuid>\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b)",
             # A path with a root (C:, ~, ./) may have one part; a bare one needs two, so 'and/or' stays.
             rf"(?P<path>(?:\b[A-Za-z]:|~|\.{{1,2}})(?:[\\/]+{_SEGMENT})+[\\/]*"
@@ -105,19 +137,78 @@ _MASK = compile_pattern(
             r"(?P<size>\b\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|bytes|B)\b)",
             r"(?P<n>\b\d+(?:\.\d+)*\b)",
             r"(?P<hex>\b0[xX][0-9a-fA-F]+\b|\b[0-9a-fA-F]{8,}\b)",
+            # Long tokens mixing letters and digits are ids (run ids, commit-like names); words stay.
+            r"(?P<id>\b[A-Za-z0-9_-]{20,}\b)",
         ]
     )
 )
+_FILE = (
+    r"[\\/]|^~|\.(?:json|jsonl|bin|safetensors|txt|csv|py|pt|pth|ckpt|gguf|ya?ml|model|parquet|arrow|h5|onnx|"
+    r"msgpack|tar|gz|zip|log|npy|npz|pkl|png|jpe?g|wav|mp3|mp4)$"
+)
+# What a quoted value is, tried in order on its content; the quotes are kept around the placeholder.
+_QUOTED = (
+    ("url", compile_pattern(r"^[A-Za-z][A-Za-z0-9+.-]*://")),
+    ("repo", compile_pattern(r"^[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9_]$")),
+    ("n", compile_pattern(r"^-?\d+(?:\.\d+)*$")),
+    ("path", compile_pattern(_FILE)),
+    ("name", compile_pattern(r"^[\pL_][\pL\pN_.:-]*$")),
+)
+_HAS_DIGIT = compile_pattern(r"\d")
+_HAS_LETTER = compile_pattern(r"[A-Za-z]")
+_ONLY_PLACEHOLDER = compile_pattern(rf"^(?:<(?:{'|'.join(PLACEHOLDERS)})>|\[REDACTED:[a-z_]+\])$")
+
+
+def _quoted_kind(content: str) -> str:
+    """Return the placeholder kind of a quoted value (``value`` when it is none of the known kinds)."""
+    for kind, pattern in _QUOTED:
+        if _found(pattern, content):
+            return kind
+    return "value"
+
+
+def _found(pattern: Pattern, text: str) -> bool:
+    return next(iter(pattern.finditer(text)), None) is not None
 
 
 def _mask_one(match: Match) -> str:
-    kind = match.lastgroup
+    kind = match.lastgroup or ""
     value = match.group()
-    return value if kind == "keep" else f"<{kind}>"
+    if kind in ("keep", "word"):
+        return value
+    special = _SPECIAL.get(kind)
+    return special(value) if special is not None else f"<{kind}>"
+
+
+def _mask_repr(value: str) -> str:
+    return "<class '<name>'>" if value.startswith("<class ") else "<repr>"
+
+
+def _mask_quoted(value: str) -> str:
+    content = value[1:-1]
+    if not content or _found(_ONLY_PLACEHOLDER, content):
+        return value
+    return f"{value[0]}<{_quoted_kind(content)}>{value[-1]}"
+
+
+def _mask_request_id(value: str) -> str:
+    cut = 10 if value[7] in " _-" else 9  # 'request', a separator or none, 'id'
+    return f"{value[:cut]}: <id>"
+
+
+def _mask_id(value: str) -> str:
+    return "<id>" if _found(_HAS_DIGIT, value) and _found(_HAS_LETTER, value) else value
+
+
+_SPECIAL = {"repr": _mask_repr, "q": _mask_quoted, "reqid": _mask_request_id, "id": _mask_id}
 
 
 def mask_message(message: str) -> str:
-    """Replace the variable parts of an error message (numbers, names, paths...) by placeholders."""
+    """Replace the variable parts of an error message by placeholders of their kind; keep its words.
+
+    Quoted values keep their quotes (``'<name>'``, ``'<path>'``, ``'<repo>'``), so the masked
+    message still reads as the error does; an apostrophe inside a word is not a quote.
+    """
     message = encodable(message)
     pieces = []
     position = 0
@@ -137,10 +228,31 @@ def _normalize_class(error_class: str | None) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def fingerprint(error_class: str | None, message: str) -> Fingerprint:
-    """Return the grouping key of an error from its class and message."""
+def library_frame(frames: Sequence[Frame]) -> str:
+    """Return ``package/path.py:function`` of the innermost frame in an installed library, or ''.
+
+    The user's own frames (outside site-packages) and line numbers are left out: they differ from one
+    paste of the same error to the next.
+    """
+    for frame in reversed(frames):
+        if frame.library and frame.package_path:
+            return f"{frame.package_path}:{frame.function or '?'}"
+    return ""
+
+
+def fingerprint(error_class: str | None, message: str, frames: Sequence[Frame] = ()) -> Fingerprint:
+    """Return the grouping key of an error from its class, its message and its innermost library frame."""
     cls = _normalize_class(error_class)
     masked = mask_message(redact(normalize_text(message)).text)
-    payload = "\x00".join((KEY_VERSION, cls, masked)).encode("utf-8", "surrogatepass")
-    key = hashlib.sha256(payload).hexdigest()[:_KEY_CHARS]
-    return Fingerprint(key=key, error_class=cls, masked=masked)
+    if cls == "KeyError":
+        masked = _KEY_VALUE.sub("\\1<key>\\2", masked)
+    frame = library_frame(frames)
+    return Fingerprint(key=_digest(cls, frame, masked), error_class=cls, masked=masked, frame=frame)
+
+
+def _digest(cls: str, frame: str, masked: str) -> str:
+    # Kinds of quoted values are for reading: 'gpt2', './my-model' and 'org/model' fill the same slot
+    # of the same message, so the key sees one kind of quoted value.
+    coarse = _QUOTED_SLOT.sub("'<q>'", masked)
+    payload = "\x00".join((KEY_VERSION, cls, frame, coarse)).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(payload).hexdigest()[:_KEY_CHARS]

@@ -14,11 +14,13 @@ Its errors (``UnknownReport``, ``UnknownRecord``) are in ``records.errors`` with
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from records.extract import Frame, clean_paste, extract
-from records.fingerprint import fingerprint, normalize_text
+from records._re2 import Match, Pattern, compile_pattern, encodable
+from records.extract import ExtractedError, Frame, clean_paste, extract
+from records.fingerprint import PLACEHOLDERS, fingerprint, normalize_text
 from records.matching.template import parse_template
 from records.redact import PERSONAL_KINDS, Redaction, redact
 
@@ -34,6 +36,8 @@ __all__ = [
     "draft_record",
     "example_template",
     "observe",
+    "split_rule",
+    "unwrap",
     "usable_example",
 ]
 
@@ -41,6 +45,7 @@ __all__ = [
 # log dump, and the whole lines of its head and tail that are kept hold more than any sample needs.
 MAX_INPUT_CHARS = 200_000
 MAX_MASKED_CHARS = 1_000
+MAX_DETAIL_CHARS = 500
 MAX_LIBRARIES = 12
 # Share of control, replacement or surrogate characters above which a paste is binary junk.
 JUNK_SHARE = 0.10
@@ -52,7 +57,7 @@ _JUNK = dict.fromkeys(
     [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0), 0xFFFD, *range(0xD800, 0xE000)]
 )
 _SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
-_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]|<(?:n|size|hex|q|path|shape|uuid|url|user)>")
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]|<(?:" + "|".join(PLACEHOLDERS) + r")>")
 _SLUG_JUNK = re.compile(r"[^a-z0-9]+")
 _REGEX_SYNTAX = re.compile(r"[\\.^$|?*+()\[\]{}]")
 
@@ -90,11 +95,19 @@ class Observation:
     libraries: dict[str, str | None] = field(default_factory=dict)
     secret_kinds: tuple[str, ...] = ()
     truncated: bool = False
+    frame: str = ""  # the innermost library frame (``package/path.py:function``), '' when none
+    loose_key: str = ""  # the key without the frame ('' means the same as ``key``)
+    detail: str = ""  # the redacted message before masking, for the rules a split adds
 
     @property
     def live_secret(self) -> bool:
         """True when the paste carried a credential (its author should be warned)."""
         return bool(self.secret_kinds)
+
+    @property
+    def parts(self) -> dict[str, str]:
+        """The parts a split rule can tell samples apart by."""
+        return {"frame": self.frame, "message": self.detail}
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +138,68 @@ def observe(text: str, *, paste_chars: int = 8_000, sample_chars: int = 1_500) -
     primary = extraction.primary
     if primary is None or not extraction.is_error:
         return Skipped("no error", kinds)
-    found = fingerprint(primary.error_class, primary.message)
+    error = unwrap(extraction.errors, primary)
+    found = fingerprint(error.error_class, error.message, error.frames)
     return Observation(
         key=found.key,
         error_class=found.error_class,
         masked=found.masked[:MAX_MASKED_CHARS],
+        frame=found.frame,
+        loose_key=found.loose_key,
+        detail=normalize_text(error.message)[:MAX_DETAIL_CHARS],
         sample=cut(body, sample_chars),
         libraries=_libraries(extraction.libraries, primary.frames, extraction.versions),
         secret_kinds=kinds,
         truncated=len(text) > MAX_INPUT_CHARS or len(body) < len(redaction.text),
     )
+
+
+# Wrapper errors say that another error happened and carry it: the paste is grouped by the error they
+# wrap when it shows it. Drawn from the real-paste set: torchrun, datasets, torch DataParallel and
+# DataLoader workers, transformers' lazy imports; `[rankN]:` prefixes are read by extraction itself.
+WRAPPER_CLASSES = frozenset({"ChildFailedError", "DatasetGenerationError", "Original"})
+_CAUGHT = compile_pattern(r"^Caught ([A-Za-z_][\w.]*) in (?:replica \d+ on device \d+|DataLoader worker process \d+)")
+_FAILED_IMPORT = compile_pattern(
+    r"^Failed to import [\w.]+ because of the following error \(look up to see its traceback\):\n"
+)
+_TORCHRUN_FAILED = compile_pattern(r"(?m)^[=\s]*(\S+) FAILED")
+
+
+def unwrap(errors: tuple[ExtractedError, ...], primary: ExtractedError) -> ExtractedError:
+    """Return the error a wrapper carries (shown elsewhere in the paste or in its message), else the primary."""
+    wrappers = [e for e in (primary, *errors) if _is_wrapper(e) and e.message]
+    if not _is_wrapper(primary) and (primary.message or not wrappers):
+        return primary
+    inner = [e for e in errors if not _is_wrapper(e) and (e.message or e.error_class)]
+    reduced = _reduced(wrappers[-1]) if wrappers else primary
+    told = [e for e in inner if e.message]
+    if told:
+        return told[-1]
+    if reduced.message or not inner:
+        return reduced
+    return inner[-1]
+
+
+def _is_wrapper(error: ExtractedError) -> bool:
+    cls = (error.error_class or "").rsplit(".", 1)[-1]
+    return cls in WRAPPER_CLASSES or bool(_first(_CAUGHT, error.message) or _first(_FAILED_IMPORT, error.message))
+
+
+def _first(pattern: Pattern, text: str) -> Match | None:
+    return next(iter(pattern.finditer(encodable(text))), None)
+
+
+def _reduced(error: ExtractedError) -> ExtractedError:
+    """Keep what a wrapper says about the error it carries when the paste does not show that error."""
+    if caught := _first(_CAUGHT, error.message):
+        return ExtractedError(caught.group(1), error.message.split("\n", 1)[0], error.frames, error.kind)
+    if _first(_FAILED_IMPORT, error.message):
+        inner = error.message.split("\n", 1)[1]
+        return ExtractedError("ImportError", inner, error.frames, error.kind)
+    if failed := _first(_TORCHRUN_FAILED, error.message):
+        # The rest (time, host, rank, pid) differs on every run.
+        return ExtractedError(error.error_class, f"{failed.group(1)} FAILED", error.frames, error.kind)
+    return error
 
 
 def cut(text: str, limit: int) -> str:
@@ -231,6 +296,25 @@ def _escape_braces(text: str) -> str:
 
 def _hole_name(placeholder: str) -> str:
     return "redacted" if placeholder.startswith("[") else placeholder.strip("<>")
+
+
+SPLIT_PARTS = ("frame", "message")
+
+
+def split_rule(
+    chosen: Sequence[Mapping[str, str]], rest: Sequence[Mapping[str, str]]
+) -> tuple[str, tuple[str, ...]] | None:
+    """Return the part (frame, then message) whose values tell the chosen samples from the rest, or None.
+
+    Every chosen sample must have a value for the part, and none of the rest may share one: the rule
+    then sends future pastes with those values where the chosen samples went.
+    """
+    for part in SPLIT_PARTS:
+        values = {parts.get(part, "") for parts in chosen}
+        others = {parts.get(part, "") for parts in rest}
+        if "" not in values and not values & others:
+            return part, tuple(sorted(values))
+    return None
 
 
 class GroupFacts(Protocol):

@@ -17,6 +17,7 @@ import aiosqlite
 from records.errors import UnknownRecord, UnknownReport
 from records.matching.index import IndexEntry
 from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits
+from storage import triage_regroup as regroup
 from storage.database import Database, Row, fetch_row, fetch_rows
 from storage.triage_models import (
     Example,
@@ -33,9 +34,16 @@ from storage.triage_models import (
 
 _GROUP_COLUMNS = (
     "g.id, g.fingerprint, g.error_class, g.masked, g.count, g.not_helpful, g.first_seen, g.last_seen, "
-    "g.status, g.record_id, g.reason, g.reviewed_by, g.reviewed_at, g.libraries, g.last_jump_url, "
+    "g.status, g.record_id, g.reason, g.reviewed_by, g.reviewed_at, g.libraries, g.last_jump_url, g.frame, "
     "(SELECT count(DISTINCT p.guild_id) FROM triage_places p WHERE p.group_id = g.id AND p.guild_id != 0) AS guilds, "
-    "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id) AS channels"
+    "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id) AS channels, "
+    "(SELECT count(*) FROM triage_people u WHERE u.group_id = g.id) AS people, "
+    "(SELECT json_group_array(json_array(v.library, v.version)) FROM "
+    "(SELECT library, version FROM triage_versions WHERE group_id = g.id ORDER BY library, version) v) AS versions"
+)
+_SAMPLE_COLUMNS = (
+    "id, group_id, created_at, source, guild_id, channel_id, author_id, message_id, jump_url, record_id, text, "
+    "frame, detail, answered_at"
 )
 _UPDATE_GROUP = (
     "UPDATE triage_groups SET count = count + 1, not_helpful = not_helpful + ?, last_seen = ?, "
@@ -48,12 +56,13 @@ _UPSERT_PLACE = (
 )
 _INSERT_SAMPLE = (
     "INSERT INTO triage_samples (group_id, created_at, source, guild_id, channel_id, author_id, "
-    "jump_url, record_id, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "jump_url, message_id, record_id, text, frame, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _TRIM_SAMPLES = (
     "DELETE FROM triage_samples WHERE group_id = ? AND id NOT IN "
     "(SELECT id FROM triage_samples WHERE group_id = ? ORDER BY id DESC LIMIT ?)"
 )
+MAX_SPLIT_DEPTH = 8
 _EXAMPLE_COLUMNS = (
     "e.record_id, e.n, e.template, e.error_class, r.repo, r.file_path, r.line_number, r.origin, r.library_version"
 )
@@ -71,7 +80,7 @@ class TriageRepository:
             pastes, made = await _user_day(conn, origin.author_id, now[:10])
             if pastes >= limits.user_daily_pastes:
                 return Logged(outcome="user_limit")
-            group_id = await _group_id(conn, obs.key)
+            group_id = await route(conn, obs)
             new = group_id is None
             if group_id is None:
                 if made >= limits.user_daily_groups:
@@ -94,9 +103,7 @@ class TriageRepository:
         if group is None:
             return None
         samples = await self._db.fetch(
-            "SELECT id, created_at, source, guild_id, channel_id, jump_url, record_id, text "
-            "FROM triage_samples WHERE group_id = ? ORDER BY id DESC",
-            (report_id,),
+            f"SELECT {_SAMPLE_COLUMNS} FROM triage_samples WHERE group_id = ? ORDER BY id DESC", (report_id,)
         )
         places = await self._db.fetch(
             "SELECT nullif(guild_id, 0) AS guild_id, channel_id, count, last_seen FROM triage_places "
@@ -140,7 +147,9 @@ class TriageRepository:
                 raise UnknownRecord(record_id)
             removed = await _remove_examples(conn, report_id, now)
             kept = [
-                await _add_example(conn, report_id, record_id=record_id, template=t, error_class=group[1], now=now)
+                await _add_example(
+                    conn, report_id, record_id=record_id, template=t, error_class=group["error_class"], now=now
+                )
                 for t in templates
             ]
             await _set_status(
@@ -164,6 +173,45 @@ class TriageRepository:
             samples = await conn.execute("DELETE FROM triage_samples WHERE created_at < ?", (samples_before,))
             days = await conn.execute("DELETE FROM triage_user_days WHERE day < ?", (days_before,))
             return Purged(samples=max(0, samples.rowcount), user_days=max(0, days.rowcount))
+
+    async def merge(self, source_id: int, into_id: int, now: str) -> Review:
+        """Merge one group into another: counts, samples, places, people and fingerprints move."""
+        async with self._db.transaction() as conn:
+            removed = await regroup.merge(conn, source_id, into_id, now)
+        return Review(group=await self._get(into_id), removed=removed)
+
+    async def split(
+        self, report_id: int, *, sample_ids: Sequence[int], part: str, values: Sequence[str], now: str
+    ) -> int:
+        """Move samples to a new group with rules routing pastes whose ``part`` is in ``values``; return its id."""
+        async with self._db.transaction() as conn:
+            return await regroup.split(conn, report_id, sample_ids=sample_ids, part=part, values=values, now=now)
+
+    async def merged_into(self, report_id: int) -> int | None:
+        """Return the report a merged report went into, or None."""
+        async with self._db.transaction() as conn:
+            return await regroup.merged_into(conn, report_id)
+
+    async def unanswered(self, since: str, group_id: int | None = None) -> list[TriageSample]:
+        """Return samples pasted since a time, with a message to reply to, not answered yet (of a group)."""
+        sql = (
+            f"SELECT {_SAMPLE_COLUMNS} FROM triage_samples WHERE created_at >= ? AND answered_at IS NULL "
+            "AND message_id IS NOT NULL AND channel_id IS NOT NULL"
+        )
+        params: list[Any] = [since]
+        if group_id is not None:
+            sql += " AND group_id = ?"
+            params.append(group_id)
+        rows = await self._db.fetch(sql + " ORDER BY id", params)
+        return [TriageSample.model_validate(dict(row)) for row in rows]
+
+    async def mark_answered(self, sample_ids: Sequence[int], now: str) -> None:
+        """Remember that these samples' pastes were answered (or are gone): once per paste."""
+        async with self._db.transaction() as conn:
+            await conn.executemany(
+                "UPDATE triage_samples SET answered_at = ? WHERE id = ? AND answered_at IS NULL",
+                [(now, sample_id) for sample_id in sample_ids],
+            )
 
     async def example_entries(self) -> AsyncIterator[IndexEntry]:
         """Yield the index entries of every active example (linked groups' templates)."""
@@ -192,7 +240,8 @@ class TriageRepository:
     async def _get(self, report_id: int) -> TriageGroup:
         group = await self.get(report_id)
         if group is None:
-            raise UnknownReport(report_id)
+            into = await self.merged_into(report_id)
+            raise UnknownReport(report_id) if into is None else regroup.MergedReport(report_id, into)
         return group
 
     async def _examples(self, keys: Sequence[tuple[str, int]]) -> list[Example]:
@@ -221,17 +270,55 @@ async def _bump_user(conn: aiosqlite.Connection, author_id: int, day: str, *, ne
     )
 
 
-async def _group_id(conn: aiosqlite.Connection, key: str) -> int | None:
-    row = await fetch_row(conn, "SELECT id FROM triage_groups WHERE fingerprint = ?", (key,))
-    return int(row["id"]) if row is not None else None
+async def route(conn: aiosqlite.Connection, obs: Observation) -> int | None:
+    """Return the group a paste belongs to (through aliases, the loose key and split rules), or None."""
+    group_id = await _alias(conn, obs.key)
+    if group_id is None and obs.loose_key and obs.loose_key != obs.key:
+        group_id = await _alias(conn, obs.loose_key)
+    if group_id is None:
+        # A bare final line joins a traceback's group, and a traceback joins a bare line's group.
+        sql = (
+            "SELECT id FROM triage_groups WHERE loose_key = ? AND (frame = '' OR ? = '') "
+            "ORDER BY count DESC, id LIMIT 1"
+        )
+        row = await fetch_row(conn, sql, (obs.loose_key or obs.key, obs.frame))
+        group_id = int(row["id"]) if row is not None else None
+    if group_id is None:
+        return None
+    await conn.execute(
+        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id)
+    )
+    return await _follow_rules(conn, group_id, obs.parts)
+
+
+async def _alias(conn: aiosqlite.Connection, key: str) -> int | None:
+    row = await fetch_row(conn, "SELECT group_id FROM triage_aliases WHERE fingerprint = ?", (key,))
+    return int(row["group_id"]) if row is not None else None
+
+
+async def _follow_rules(conn: aiosqlite.Connection, group_id: int, parts: dict[str, str]) -> int:
+    """Follow the split rules of a group (and of the groups they lead to) that the paste's parts meet."""
+    seen = {group_id}
+    for _ in range(MAX_SPLIT_DEPTH):
+        sql = "SELECT target_id FROM triage_split_rules WHERE group_id = ? AND part = ? AND value = ?"
+        targets = [await fetch_row(conn, sql, (group_id, part, value)) for part, value in parts.items() if value]
+        found = next((int(row["target_id"]) for row in targets if row is not None), None)
+        if found is None or found in seen:
+            return group_id
+        seen.add(found)
+        group_id = found
+    return group_id
 
 
 async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) -> int:
     cursor = await conn.execute(
-        "INSERT INTO triage_groups (fingerprint, error_class, masked, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)",
-        (obs.key, obs.error_class, obs.masked, now, now),
+        "INSERT INTO triage_groups (fingerprint, error_class, masked, first_seen, last_seen, frame, loose_key) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (obs.key, obs.error_class, obs.masked, now, now, obs.frame, obs.loose_key or obs.key),
     )
-    return int(cursor.lastrowid or 0)
+    group_id = int(cursor.lastrowid or 0)
+    await conn.execute("INSERT INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id))
+    return group_id
 
 
 async def _count_paste(
@@ -243,6 +330,13 @@ async def _count_paste(
     hints = json.dumps(libraries, sort_keys=True)
     await conn.execute(_UPDATE_GROUP, (not_helpful, now, hints, origin.jump_url, group_id))
     await conn.execute(_UPSERT_PLACE, (group_id, origin.guild_id or 0, origin.channel_id, now))
+    await conn.execute(
+        "INSERT OR IGNORE INTO triage_people (group_id, author_id) VALUES (?, ?)", (group_id, origin.author_id)
+    )
+    await conn.executemany(
+        "INSERT OR IGNORE INTO triage_versions (group_id, library, version) VALUES (?, ?, ?)",
+        [(group_id, name, version) for name, version in obs.libraries.items() if version],
+    )
 
 
 def _merge_libraries(old: dict[str, str | None], new: dict[str, str | None]) -> dict[str, str | None]:
@@ -260,17 +354,14 @@ async def _add_sample(
     seen = "SELECT 1 FROM triage_samples WHERE group_id = ? AND author_id = ?"
     if cap <= 0 or await fetch_row(conn, seen, (group_id, origin.author_id)):
         return False
-    where = (origin.source, origin.guild_id, origin.channel_id, origin.author_id, origin.jump_url)
-    await conn.execute(_INSERT_SAMPLE, (group_id, now, *where, origin.record_id, obs.sample))
+    where = (origin.source, origin.guild_id, origin.channel_id, origin.author_id, origin.jump_url, origin.message_id)
+    await conn.execute(_INSERT_SAMPLE, (group_id, now, *where, origin.record_id, obs.sample, obs.frame, obs.detail))
     await conn.execute(_TRIM_SAMPLES, (group_id, group_id, cap))
     return True
 
 
 async def _require_group(conn: aiosqlite.Connection, report_id: int) -> Row:
-    row = await fetch_row(conn, "SELECT id, error_class FROM triage_groups WHERE id = ?", (report_id,))
-    if row is None:
-        raise UnknownReport(report_id)
-    return row
+    return await regroup.require(conn, report_id)
 
 
 async def _record_exists(conn: aiosqlite.Connection, record_id: str) -> bool:
@@ -328,6 +419,10 @@ async def _set_status(
 def _group(row: Row) -> TriageGroup:
     values = dict(row)
     values["libraries"] = json.loads(values["libraries"])
+    versions: dict[str, list[str]] = {}
+    for library, version in json.loads(values.pop("versions") or "[]"):
+        versions.setdefault(library, []).append(version)
+    values["versions"] = versions
     return TriageGroup.model_validate(values)
 
 

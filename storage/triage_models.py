@@ -33,6 +33,19 @@ class TriageGroup(BaseModel):
     last_jump_url: str | None
     guilds: int = 0
     channels: int = 0
+    frame: str = ""  # the innermost library frame the group's key holds, '' when none
+    people: int = 0  # distinct people who pasted it
+    versions: dict[str, list[str]] = Field(default_factory=dict)  # every library version seen, sorted
+
+    @property
+    def title(self) -> str:
+        """The group as the error reads: ``KeyError: '<key>' not found in token map``."""
+        return f"{self.error_class}: {self.masked}" if self.error_class else self.masked
+
+    @property
+    def parts(self) -> dict[str, str]:
+        """Why pastes grouped here: the parts of the fingerprint."""
+        return {"class": self.error_class, "frame": self.frame, "message": self.masked}
 
 
 class TriageSample(BaseModel):
@@ -46,6 +59,12 @@ class TriageSample(BaseModel):
     jump_url: str | None
     record_id: str | None
     text: str
+    group_id: int | None = None
+    author_id: int | None = None
+    message_id: int | None = None  # the pasted message, to reply to when a record arrives
+    frame: str = ""
+    detail: str = ""  # the redacted message before masking
+    answered_at: str | None = None
 
 
 class TriagePlace(BaseModel):

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from bot.cli._common import Handler, add_db_option, open_database, print_json
 from bot.settings import Settings
-from bot.triage_service import TriageService, parse_report_id
+from bot.triage_service import TriageService, parse_report_id, parse_sample_ids
 from storage.triage_models import STATUSES, Review, TriageGroup, TriageReport
 
 Action = Callable[[argparse.Namespace, TriageService], Awaitable[int]]
@@ -32,6 +32,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         _link_parser(sub),
         _dismiss_parser(sub),
         _report_parser(sub, "reopen", "put a linked or dismissed report back to new", _reopen),
+        _merge_parser(sub),
+        _split_parser(sub),
         _export_parser(sub),
         _report_parser(sub, "draft", "print a record skeleton to complete and import", _draft),
         _simple_parser(sub, "purge", "delete samples older than the retention period (counts stay)", _purge),
@@ -68,6 +70,23 @@ def _link_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> ar
 def _dismiss_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = _report_parser(sub, "dismiss", "dismiss a report (not worth a record)", _dismiss)
     parser.add_argument("--reason", metavar="TEXT", help="why, for the other maintainers")
+    return parser
+
+
+def _merge_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    help_text = "merge a report into another: pastes of either error count in the second from now on"
+    parser = _simple_parser(sub, "merge", help_text, _merge)
+    parser.add_argument("source", metavar="SRC_ID", help="the report to merge away, such as 12 or #12")
+    parser.add_argument("into", metavar="INTO_ID", help="the report that stays")
+    parser.add_argument("--json", action="store_true", help="print the surviving report as JSON")
+    return parser
+
+
+def _split_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    help_text = "move samples of a report to a new report; pastes like them go there from now on"
+    parser = _report_parser(sub, "split", help_text, _split)
+    parser.add_argument("samples", metavar="SAMPLE_ID", nargs="+", help="sample ids (shown by triage show)")
+    parser.add_argument("--json", action="store_true", help="print both reports as JSON")
     return parser
 
 
@@ -120,6 +139,31 @@ async def _show(args: argparse.Namespace, service: TriageService) -> int:
 async def _link(args: argparse.Namespace, service: TriageService) -> int:
     review = await service.link(parse_report_id(args.report), args.record)
     print(review_line(review))
+    if review.group.record_id is not None:
+        waiting = await service.reanswer_targets(review.group.id, review.group.record_id)
+        if waiting:
+            print(f"{len(waiting)} recent paste(s) of it will be answered by the running bot when it reloads")
+    return 0
+
+
+async def _merge(args: argparse.Namespace, service: TriageService) -> int:
+    source = parse_report_id(args.source)
+    review = await service.merge(source, parse_report_id(args.into))
+    if args.json:
+        print_json(report_json(await service.show(review.group.id)))
+    else:
+        print(f"report #{source} merged into #{review.group.id} ({review.group.count} pastes)")
+    return 0
+
+
+async def _split(args: argparse.Namespace, service: TriageService) -> int:
+    done = await service.split(parse_report_id(args.report), parse_sample_ids(" ".join(args.samples)))
+    if args.json:
+        print_json({"report": group_json(done.group), "new": group_json(done.new), "rule": {done.part: done.values}})
+    else:
+        values = ", ".join(done.values)
+        print(f"report #{done.group.id} split: {done.new.count} sample(s) moved to report #{done.new.id}")
+        print(f"pastes whose {done.part} is {values} go to #{done.new.id} from now on")
     return 0
 
 
@@ -190,6 +234,10 @@ def group_json(group: TriageGroup) -> dict[str, Any]:
         "channels": group.channels,
         "lastJumpUrl": group.last_jump_url,
         "fingerprint": group.fingerprint,
+        "title": group.title,
+        "groupedBy": group.parts,
+        "people": group.people,
+        "versions": group.versions,
     }
 
 
@@ -197,7 +245,7 @@ def report_json(report: TriageReport) -> dict[str, Any]:
     """Return a report (group, redacted samples, places) as JSON data."""
     samples = [
         {"createdAt": s.created_at, "source": s.source, "jumpUrl": s.jump_url, "recordId": s.record_id,
-         "text": s.text}
+         "text": s.text, "id": s.id, "answeredAt": s.answered_at}
         for s in report.samples
     ]  # fmt: skip
     places = [p.model_dump() for p in report.places]
@@ -212,6 +260,15 @@ def group_line(group: TriageGroup) -> str:
     return f"#{group.id:<5} {group.status:<9} {group.count:>6}  {group.error_class or '-'}: {message}"
 
 
+def _versions(group: TriageGroup) -> str:
+    names = list(group.libraries) + [name for name in group.versions if name not in group.libraries]
+    shown = []
+    for name in names:
+        versions = group.versions.get(name) or [v for v in [group.libraries.get(name)] if v]
+        shown.append(f"{name} {' / '.join(versions)}" if versions else name)
+    return ", ".join(shown)
+
+
 def report_text(report: TriageReport) -> str:
     """Return ``triage show`` as text."""
     group = report.group
@@ -219,17 +276,20 @@ def report_text(report: TriageReport) -> str:
         f"report #{group.id} ({group.status}): {group.error_class or '-'}: {group.masked}",
         f"count: {group.count} ({group.not_helpful} not helpful); first seen {group.first_seen}; "
         f"last seen {group.last_seen}",
-        f"servers: {group.guilds}; channels: {group.channels}",
+        f"people: {group.people}; servers: {group.guilds}; channels: {group.channels}",
+        f"grouped by: class {group.error_class or '-'}; library frame {group.frame or '(none shown)'}; "
+        "the message with its values masked",
     ]
-    if group.libraries:
-        lines.append("libraries: " + ", ".join(f"{k} {v}" if v else k for k, v in group.libraries.items()))
+    if group.libraries or group.versions:
+        lines.append("libraries: " + _versions(group))
     if group.status == "linked":
         lines.append(f"linked to record {group.record_id}")
     elif group.status == "dismissed":
         lines.append(f"dismissed: {group.reason or '(no reason given)'}")
     lines.append(f"samples ({len(report.samples)}):")
     for sample in report.samples:
-        lines += [f"--- {sample.created_at} {sample.source} {sample.jump_url or ''}".rstrip(), sample.text]
+        head = f"--- sample {sample.id} {sample.created_at} {sample.source} {sample.jump_url or ''}".rstrip()
+        lines += [head, sample.text]
     return "\n".join(lines)
 
 

@@ -174,7 +174,7 @@ def triage_commands() -> dict[str, argparse.ArgumentParser]:
 
 def test_every_triage_command_has_help_and_db() -> None:
     commands = triage_commands()
-    assert set(commands) == {"list", "show", "link", "dismiss", "reopen", "export", "draft", "purge"}
+    assert set(commands) == {"list", "show", "link", "dismiss", "reopen", "merge", "split", "export", "draft", "purge"}
     for name, parser in commands.items():
         options = {o for a in parser._actions for o in a.option_strings}
         assert {"--help", "--db"} <= options, name

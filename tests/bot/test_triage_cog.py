@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +14,10 @@ from discord import app_commands
 
 from bot.client import Services, TracebotBot
 from bot.engine import Engine
+from bot.exts.triage import TriageCog
 from bot.settings import Settings
 from bot.triage_service import TriageService, TriageSettings
+from records.matching import IndexEntry
 from records.triage import PasteOrigin
 from storage.database import Database
 from storage.importer import import_paths
@@ -238,4 +241,129 @@ def test_every_triage_command_is_described(sim: Sim) -> None:
         names.add(command.name)
         assert command.description, command.name
         assert all(p.description and p.description != "…" for p in command.parameters), command.name
-    assert names == {"list", "show", "link", "dismiss", "reopen"}
+    assert names == {"list", "show", "link", "dismiss", "reopen", "merge", "split"}
+
+
+KEY_PASTE = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/{user}/run.py", line 3, in <module>\n'
+    "    model = AutoModel.from_pretrained(path)\n"
+    '  File "/venv/lib/python3.11/site-packages/tokenmap/maps.py", line 40, in lookup\n'
+    "    raise KeyError(key)\n"
+    "KeyError: '{key}' not found in token map\n"
+)
+
+
+def key_paste(user: str = "alice", key: str = "input_ids") -> str:
+    return KEY_PASTE.format(user=user, key=key)
+
+
+def answers_to(sim: Sim, message: discord.Message) -> list[discord.Message]:
+    return [m for m in bot_messages(sim, sim.help) if m.reference and m.reference.message_id == message.id and m.embeds]
+
+
+async def test_linking_answers_the_recent_pastes_still_there(sim: Sim) -> None:
+    carol = sim.guild.add_member(sim.env.create_user("carol"))
+    dave = sim.guild.add_member(sim.env.create_user("dave"))
+    first = await sim.member.send(sim.help, key_paste("bob", "input_ids"))
+    second = await carol.send(sim.help, key_paste("carol", "attention_mask"))
+    gone = await dave.send(sim.help, key_paste("dave", "labels"))
+    await dave.delete(gone)
+    [group] = await sim.service.reports()
+    assert group.title == "KeyError: '<key>' not found in token map" and group.people == 3
+    assert group.frame == "tokenmap/maps.py:lookup"
+    result = await sim.owner.slash(sim.help, "triage link", report=group.id, record=RECORD)
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == (
+        f"Report #{group.id} linked to `{RECORD}`; 1 example(s) now match it. "
+        "Answered 2 recent paste(s) of this error; 1 deleted."
+    )
+    for pasted in (first, second):
+        [answer] = answers_to(sim, pasted)
+        assert RECORD in str(answer.embeds[0].to_dict())
+    posts = [r for r in sim.env.http_requests if r.method == "POST" and str(r.path).endswith("/messages")]
+    assert all(r.json["allowed_mentions"]["parse"] == [] for r in posts if r.json)
+    # Once per paste: linking again answers nothing more.
+    await sim.owner.slash(sim.help, "triage reopen", report=group.id)
+    again = await sim.owner.slash(sim.help, "triage link", report=group.id, record=RECORD)
+    assert again.response is not None and again.response.content.endswith("now match it.")
+    assert len(answers_to(sim, first)) == 1
+
+
+async def test_a_paste_in_a_channel_the_bot_cannot_see_is_skipped(sim: Sim) -> None:
+    hidden = sim.guild.create_text_channel("hidden")
+    pasted = await sim.member.send(hidden, key_paste())
+    [group] = await sim.service.reports()
+    channel = sim.bot.get_channel(hidden.id)
+    assert isinstance(channel, discord.TextChannel) and channel.guild.me is not None
+    await channel.set_permissions(channel.guild.me, view_channel=False)
+    await sim.env.settle()
+    result = await sim.owner.slash(sim.help, "triage link", report=group.id, record=RECORD)
+    assert result.response is not None
+    assert result.response.content.endswith(
+        "Answered 0 recent paste(s) of this error; 1 in a channel I can no longer see."
+    )
+    assert not [m for m in hidden.history() if m.reference and m.reference.message_id == pasted.id]
+
+
+async def test_reanswering_is_off_with_zero_days(sim: Sim) -> None:
+    sim.service.settings.reanswer_days = 0
+    pasted = await sim.member.send(sim.help, key_paste())
+    [group] = await sim.service.reports()
+    result = await sim.owner.slash(sim.help, "triage link", report=group.id, record=RECORD)
+    assert result.response is not None and result.response.content.endswith("now match it.")
+    assert answers_to(sim, pasted) == []
+
+
+async def test_an_import_answers_the_pastes_its_record_matches(sim: Sim, tmp_path: Path) -> None:
+    pasted = await sim.member.send(sim.help, key_paste())
+    record = {
+        "id": "tokenmap-missing-key", "repo": "example/tokenmap", "errorClass": "KeyError",
+        "errorMessage": "'{key}' not found in token map", "filePath": "tokenmap/maps.py", "lineNumber": 40,
+        "documentation": "The token map has no entry for this key.", "solutions": ["Add the key to the map."],
+    }  # fmt: skip
+    path = tmp_path / "tokenmap.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    await import_paths(sim.bot.services.db, [path])
+    cog = sim.bot.get_cog("TriageCog")
+    assert isinstance(cog, TriageCog)
+    engine = sim.bot.services.engine
+    seen: list[int] = []
+
+    async def count(entries: list[IndexEntry]) -> None:
+        seen.append(len(entries))
+
+    engine.reload_listeners.append(count)
+    assert await engine.reload() >= 1
+    for task in list(cog._tasks):
+        await task
+    await sim.env.settle()
+    [answer] = answers_to(sim, pasted)
+    assert "tokenmap-missing-key" in str(answer.embeds[0].to_dict()) and seen
+    assert await cog.reanswer_entries([e async for e in engine.records.index_entries()]) is None  # once per paste
+
+
+async def test_maintainers_merge_and_split_and_both_stick(sim: Sim) -> None:
+    base = 'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/{lib}/core.py", line 9, in run\n    go()\nRuntimeError: engine {word} stalled\n'
+    first = await log_directly(sim, base.format(lib="alpha", word="one"), author=1)
+    second = await log_directly(sim, base.format(lib="alpha", word="two"), author=2)
+    assert first != second
+    refused = await sim.member.slash(sim.help, "triage merge", report=second, into=first)
+    assert refused.response is not None and refused.response.content.startswith("Only maintainers")
+    itself = await sim.owner.slash(sim.help, "triage merge", report=first, into=first)
+    assert itself.response is not None and itself.response.content == f"⚠️ cannot merge report #{first} into itself"
+    merged = await sim.owner.slash(sim.help, "triage merge", report=second, into=first)
+    assert merged.response is not None and merged.response.content.startswith(f"Report #{second} merged into #{first}")
+    assert await log_directly(sim, base.format(lib="alpha", word="two"), author=3) == first  # sticks
+    gone = await sim.owner.slash(sim.help, "triage show", report=second)
+    assert gone.response is not None and gone.response.content == f"⚠️ report #{second} was merged into report #{first}"
+    await log_directly(sim, base.format(lib="beta", word="one"), author=4)  # another library frame: its own group
+    report = await sim.service.show(first)
+    ids = [s.id for s in report.samples if "two" in s.text]
+    split = await sim.owner.slash(sim.help, "triage split", report=first, samples=" ".join(map(str, ids)))
+    assert split.response is not None and "moved to new report" in split.response.content, split.response.content
+    new_id = int(split.response.content.split("new report #")[1].split(";")[0])
+    assert await log_directly(sim, base.format(lib="alpha", word="two"), author=5) == new_id  # sticks
+    assert await log_directly(sim, base.format(lib="alpha", word="one"), author=6) == first
+    lonely = await sim.owner.slash(sim.help, "triage split", report=new_id, samples="1")
+    assert lonely.response is not None and lonely.response.content.startswith("⚠️ sample 1 is not a sample")

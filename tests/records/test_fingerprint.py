@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from records.extract import Frame
 from records.fingerprint import KEY_VERSION, fingerprint, mask_message, normalize_text
 
 HF_A = "hf_FAKEaBcDeFgHiJkLmNoPqRsTuVwXyZ0123"
@@ -141,8 +142,19 @@ def test_normalize_text(text: str, expected: str) -> None:
         ("allocate 20.00 MiB on GPU 3", "allocate <size> on GPU <n>"),
         ("a 512B block of 3 bytes", "a <size> block of <size>"),
         ("at 0x7f3a2b1c4d50 and deadbeefcafe", "at <hex> and <hex>"),
-        ("No module named 'torch'", "No module named <q>"),
-        ('key "a b" and `c`', "key <q> and <q>"),
+        ("No module named 'torch'", "No module named '<name>'"),
+        ('key "a b" and `c`', 'key "<value>" and `<name>`'),
+        ("Can't load tokenizer for 'openai/clip-vit'", "Can't load tokenizer for '<repo>'"),
+        ("can't find 'x' in the model's 'y'", "can't find '<name>' in the model's '<name>'"),
+        ("'it's fine'", "'<value>'"),
+        ("not found: './my model/x.bin'", "not found: '<path>'"),
+        ("got '12' and '3.5'", "got '<n>' and '<n>'"),
+        ("see 'https://hf.co/x'", "see '<url>'"),
+        ("class <class 'transformers.models.llama.LlamaConfig'>", "class <class '<name>'>"),
+        ("<function f at 0x7f00> vs <a.B object at 0x1f>", "<repr> vs <repr>"),
+        ("failed (Request ID: Root=1-65a2b3c4-12;abc)", "failed (Request ID: <id>)"),
+        ("run wandb_20240101_abcdef1234xyz done", "run <id> done"),
+        ("MODEL_TYPE_TO_PEFT_MODEL_MAPPING missing", "MODEL_TYPE_TO_PEFT_MODEL_MAPPING missing"),
         ("read /home/alice/x.py now", "read <path> now"),
         (r"read C:\Users\bob\x.py now", "read <path> now"),
         ("read ./data/x.csv", "read <path>"),
@@ -168,7 +180,52 @@ def test_fingerprint_parts() -> None:
     assert result.masked == "Max retries exceeded with url: /x (port <n>)"
     assert len(result.key) == 20
     assert int(result.key, 16) >= 0
-    assert KEY_VERSION == "fp1"  # changing normalising or masking needs a new version
+    assert result.frame == "" and result.loose_key == result.key
+    assert KEY_VERSION == "fp2"  # changing normalising or masking needs a new version
+
+
+@pytest.mark.parametrize(
+    ("error_class", "message", "title"),
+    [
+        ("KeyError", "'mllama'", "KeyError: '<key>'"),
+        ("KeyError", "'foo' not found in token map", "KeyError: '<key>' not found in token map"),
+        ("KeyError", "0", "KeyError: <n>"),
+        ("OSError", "Can't load config for 'gpt2'", "OSError: Can't load config for '<name>'"),
+        (None, "bad value 3", "bad value <n>"),
+    ],
+)
+def test_titles_read_as_the_error_does(error_class: str | None, message: str, title: str) -> None:
+    assert fingerprint(error_class, message).title == title
+
+
+def frames(*places: tuple[str, str | None]) -> tuple[Frame, ...]:
+    found = []
+    for n, (path, library) in enumerate(places):
+        package = path.split("site-packages/", 1)[1] if library else None
+        found.append(Frame(path=path, line=10 + n, function=f"f{n}", package_path=package, library=library))
+    return tuple(found)
+
+
+LIB = "/venv/lib/python3.11/site-packages/transformers/models/auto/configuration_auto.py"
+OTHER_LIB = "/venv/lib/python3.11/site-packages/transformers/tokenization_utils_base.py"
+
+
+def test_the_innermost_library_frame_is_part_of_the_key_not_the_users_frames() -> None:
+    plain = fingerprint("KeyError", "'mllama'")
+    mine = fingerprint("KeyError", "'qwen2'", frames(("/home/a/run.py", None), (LIB, "transformers")))
+    theirs = fingerprint(
+        "KeyError", "'llava'", frames(("/srv/b/train.py", None), (LIB, "transformers"), ("/srv/b/cb.py", None))
+    )
+    elsewhere = fingerprint("KeyError", "'mllama'", frames((OTHER_LIB, "transformers")))
+    assert mine.key == theirs.key and mine.frame == "transformers/models/auto/configuration_auto.py:f1"
+    assert mine.key != elsewhere.key != plain.key
+    assert mine.loose_key == elsewhere.loose_key == plain.key  # a bare final line still finds its group
+
+
+def test_quoted_values_of_any_kind_fill_the_same_slot() -> None:
+    kinds = ["'gpt2'", "'openai/clip-vit'", "'./my-model'", "'C:\\models\\x'"]
+    keys = {fingerprint("OSError", f"Can't load tokenizer for {k}. Check it.").key for k in kinds}
+    assert len(keys) == 1
 
 
 def test_unknown_class_is_empty() -> None:

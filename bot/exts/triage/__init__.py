@@ -29,4 +29,4 @@ async def setup(bot: commands.Bot) -> None:
     async def is_maintainer(interaction: discord.Interaction[Any]) -> bool:
         return await interaction_is_maintainer(interaction, services.guilds, services.settings.owner_ids)
 
-    await bot.add_cog(TriageCog(bot, service, is_maintainer))
+    await bot.add_cog(TriageCog(bot, service, is_maintainer, services.replies))

@@ -20,11 +20,22 @@ from discord.ext import commands, tasks
 
 from bot.constants import NO_MENTIONS
 from bot.events import PasteEvent
-from bot.exts.triage._embeds import list_embed, notice_embed, report_embed, review_message, secret_warning
-from bot.triage_service import Notice, TriageService
+from bot.exts.triage._embeds import (
+    list_embed,
+    merge_message,
+    notice_embed,
+    report_embed,
+    review_message,
+    secret_warning,
+    split_message,
+)
+from bot.exts.triage._reanswer import Reanswerer
+from bot.triage_service import Notice, Reanswered, TriageService, parse_sample_ids
 from records.errors import TracebotError
+from records.matching import IndexEntry
 from records.triage import credential_kinds
-from storage.triage_models import Status, TriageGroup
+from storage.replies import ReplyRepository
+from storage.triage_models import Review, Status, TriageGroup
 
 log = logging.getLogger(__name__)
 
@@ -64,21 +75,52 @@ class PageView(discord.ui.View):
 class TriageCog(commands.GroupCog, group_name="triage", group_description="Review errors no record explains yet"):
     """Logs unexplained pastes and serves the maintainers' review commands."""
 
-    def __init__(self, bot: commands.Bot, service: TriageService, is_maintainer: Access) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        service: TriageService,
+        is_maintainer: Access,
+        replies: ReplyRepository | None = None,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.is_maintainer = is_maintainer
         self.settings = service.settings
+        self.reanswerer = Reanswerer(bot, service, replies)
         self._warned: OrderedDict[int, None] = OrderedDict()
+        self._tasks: set[asyncio.Task[Reanswered | None]] = set()
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Start the daily retention purge."""
+        """Start the daily retention purge; answer waiting pastes when an import brings their record."""
         self.purge_samples.start()
+        if self.service.engine is not None:
+            self.service.engine.reload_listeners.append(self._on_reload)
 
     async def cog_unload(self) -> None:
-        """Stop the daily retention purge."""
+        """Stop the daily retention purge and the import listener."""
         self.purge_samples.cancel()
+        if self.service.engine is not None and self._on_reload in self.service.engine.reload_listeners:
+            self.service.engine.reload_listeners.remove(self._on_reload)
+
+    async def _on_reload(self, entries: list[IndexEntry]) -> None:
+        """Answer, in the background, the recent pastes that records just imported (or linked) explain."""
+        task = asyncio.create_task(self.reanswer_entries(entries))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def reanswer_entries(self, entries: list[IndexEntry]) -> Reanswered | None:
+        """Answer the recent unanswered pastes the given index entries now match."""
+        try:
+            targets = await self.service.targets_for_entries(entries)
+            if not targets:
+                return None
+            done = await self.reanswerer.run(targets)
+        except (TracebotError, discord.HTTPException) as exc:
+            log.warning("triage: answering pastes after a reload failed: %s", exc)
+            return None
+        log.info("triage: after a reload, %s", done.describe())
+        return done
 
     @tasks.loop(hours=24)
     async def purge_samples(self) -> None:
@@ -206,7 +248,47 @@ class TriageCog(commands.GroupCog, group_name="triage", group_description="Revie
         except TracebotError as exc:
             await self._error(interaction, exc)
             return
-        await self._reply(interaction, review_message(review))
+        await self._reply(interaction, review_message(review) + await self._reanswer(review))
+
+    async def _reanswer(self, review: Review) -> str:
+        """Answer a just-linked group's recent pastes; return what to tell the maintainer ('' for none)."""
+        record_id = review.group.record_id
+        if review.group.status != "linked" or record_id is None:
+            return ""
+        targets = await self.service.reanswer_targets(review.group.id, record_id)
+        if not targets:
+            return ""
+        return " " + (await self.reanswerer.run(targets)).describe()
+
+    @app_commands.command(name="merge", description="Merge a report into another: the same error, one report")
+    @app_commands.describe(report="the report to merge away", into="the report that stays")
+    async def merge(self, interaction: discord.Interaction, report: ReportId, into: ReportId) -> None:
+        """Merge one report into another; both errors count in the survivor from now on."""
+        if not await self._guard(interaction):
+            return
+        try:
+            review = await self.service.merge(report, into, reviewer=interaction.user.id)
+        except TracebotError as exc:
+            await self._error(interaction, exc)
+            return
+        await self._reply(interaction, merge_message(report, review))
+
+    @app_commands.command(name="split", description="Move some samples of a report to a new report")
+    @app_commands.describe(
+        report="the report to split", samples="the sample ids to move, separated by spaces (see /triage show)"
+    )
+    async def split(
+        self, interaction: discord.Interaction, report: ReportId, samples: app_commands.Range[str, 1, 200]
+    ) -> None:
+        """Split a report; pastes like the moved samples go to the new report from now on."""
+        if not await self._guard(interaction):
+            return
+        try:
+            done = await self.service.split(report, parse_sample_ids(samples))
+        except TracebotError as exc:
+            await self._error(interaction, exc)
+            return
+        await self._reply(interaction, split_message(done))
 
     @app_commands.command(name="dismiss", description="Dismiss a report that needs no record")
     @app_commands.describe(report="report id (the number after #)", reason="why, for the other maintainers")

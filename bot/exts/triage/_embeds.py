@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.triage_service import Notice, Page
+from bot.triage_service import Notice, Page, Split
 from storage.triage_models import Review, TriageGroup, TriageReport
 
 COLOURS = {
@@ -63,23 +63,64 @@ def report_embed(report: TriageReport) -> discord.Embed:
     group = report.group
     embed = discord.Embed(
         title=f"Report #{group.id} · {group.status}",
-        description=code_block(f"{group.error_class or '(no class)'}: {group.masked}", 1500),
+        description=code_block(group.title or "(no message)", 1500),
         colour=COLOURS[group.status],
     )
     embed.add_field(name="Count", value=f"{group.count} ({group.not_helpful} not helpful)")
     embed.add_field(name="Seen", value=f"first {group.first_seen[:16]}\nlast {group.last_seen[:16]}")
     embed.add_field(name="Where", value=f"{group.guilds} servers, {group.channels} channels")
-    if group.libraries:
-        hints = ", ".join(f"{k} {v}" if v else k for k, v in group.libraries.items())
-        embed.add_field(name="Libraries", value=discord.utils.escape_markdown(hints)[:FIELD_CHARS], inline=False)
+    embed.add_field(name="People", value=str(group.people))
+    embed.add_field(name="Grouped by", value=grouped_by(group)[:FIELD_CHARS], inline=False)
+    if group.libraries or group.versions:
+        embed.add_field(
+            name="Libraries", value=discord.utils.escape_markdown(library_line(group))[:FIELD_CHARS], inline=False
+        )
     if status := _status_line(group):
         embed.add_field(name="Review", value=status[:FIELD_CHARS], inline=False)
     if report.samples:
         embed.add_field(name="Newest sample", value=code_block(report.samples[0].text, FIELD_CHARS), inline=False)
+        ids = ", ".join(f"`{s.id}`" for s in report.samples)
+        embed.add_field(name="Sample ids (for /triage split)", value=ids[:FIELD_CHARS], inline=False)
     if links := [s.jump_url for s in report.samples if s.jump_url][:MAX_LINKS]:
         embed.add_field(name="Jump to", value="\n".join(links)[:FIELD_CHARS], inline=False)
     embed.set_footer(text=f"{len(report.samples)} samples kept · fingerprint {group.fingerprint}")
     return embed
+
+
+def grouped_by(group: TriageGroup) -> str:
+    """Say why pastes grouped here: the class, the innermost library frame, the masked message."""
+    frame = f"`{group.frame}`" if group.frame else "none shown (any, or none)"
+    return f"class `{group.error_class or '(none)'}` · library frame {frame} · the message with its values masked"
+
+
+def library_line(group: TriageGroup) -> str:
+    """Return every library seen, with every version seen of it (or the latest one known)."""
+    names = list(group.libraries) + [name for name in group.versions if name not in group.libraries]
+    shown = []
+    for name in names:
+        versions = group.versions.get(name) or [v for v in [group.libraries.get(name)] if v]
+        shown.append(f"{name} {' / '.join(versions)}" if versions else name)
+    return ", ".join(shown)
+
+
+def merge_message(source_id: int, review: Review) -> str:
+    """Say what a merge did."""
+    group = review.group
+    return (
+        f"Report #{source_id} merged into #{group.id} ({group.count} pastes); "
+        f"pastes of either error count in #{group.id} from now on."
+    )
+
+
+def split_message(done: Split) -> str:
+    """Say what a split did and the rule that keeps the two reports apart."""
+    part = "library frame" if done.part == "frame" else "message"
+    shown = ", ".join(f"`{discord.utils.escape_markdown(v[:80])}`" for v in done.values[:3])
+    more = f" and {len(done.values) - 3} more" if len(done.values) > 3 else ""
+    return (
+        f"Report #{done.group.id} split: {done.new.count} sample(s) moved to new report #{done.new.id}; "
+        f"pastes whose {part} is {shown}{more} go there from now on."
+    )
 
 
 def _status_line(group: TriageGroup) -> str | None:

@@ -1,0 +1,181 @@
+"""Maintainers correcting the grouping: merge two groups, split one; both stick for future pastes.
+
+A merge moves everything of one group into another and routes every fingerprint of the merged group
+to the survivor (``triage_aliases``); the merged id is remembered (``triage_merged``) so it can say
+where it went. A split moves chosen samples to a new group and adds rules (``triage_split_rules``):
+pastes of the old group whose frame or message equals a rule's value go to the new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+import aiosqlite
+
+from records.errors import TriageError, UnknownReport
+from storage.database import Row, fetch_row, fetch_rows
+from storage.triage_models import example_id
+
+_MOVE_PLACES = (
+    "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) "
+    "SELECT ?, guild_id, channel_id, count, last_seen FROM triage_places WHERE group_id = ? AND true "
+    "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = count + excluded.count, "
+    "last_seen = max(last_seen, excluded.last_seen)"
+)
+
+
+class MergedReport(TriageError):
+    """The report was merged into another one."""
+
+    def __init__(self, report_id: int, into_id: int) -> None:
+        super().__init__(f"report #{report_id} was merged into report #{into_id}")
+        self.report_id = report_id
+        self.into_id = into_id
+
+
+async def merged_into(conn: aiosqlite.Connection, report_id: int) -> int | None:
+    """Return the report a merged report went into, or None."""
+    row = await fetch_row(conn, "SELECT into_id FROM triage_merged WHERE group_id = ?", (report_id,))
+    return int(row["into_id"]) if row is not None else None
+
+
+async def require(conn: aiosqlite.Connection, report_id: int) -> Row:
+    """Return a group's row; say where a merged one went, or that there is none."""
+    row = await fetch_row(conn, "SELECT * FROM triage_groups WHERE id = ?", (report_id,))
+    if row is not None:
+        return row
+    into = await merged_into(conn, report_id)
+    if into is not None:
+        raise MergedReport(report_id, into)
+    raise UnknownReport(report_id)
+
+
+async def merge(conn: aiosqlite.Connection, source_id: int, into_id: int, now: str) -> list[str]:
+    """Merge one group into another; return the index entry ids of examples dropped."""
+    if source_id == into_id:
+        raise TriageError(f"cannot merge report #{source_id} into itself")
+    source, into = await require(conn, source_id), await require(conn, into_id)
+    removed = await _move_examples(conn, source, into, now)
+    await _move_counts(conn, source, into)
+    for table in ("triage_aliases", "triage_samples"):
+        await conn.execute(f"UPDATE {table} SET group_id = ? WHERE group_id = ?", (into_id, source_id))
+    for table in ("triage_people", "triage_versions"):
+        await conn.execute(
+            f"INSERT OR IGNORE INTO {table} SELECT ?, {_columns(table)} FROM {table} WHERE group_id = ?",
+            (into_id, source_id),
+        )
+    await conn.execute(_MOVE_PLACES, (into_id, source_id))
+    await _move_rules(conn, source_id, into_id)
+    await conn.execute("UPDATE triage_merged SET into_id = ? WHERE into_id = ?", (into_id, source_id))
+    await conn.execute(
+        "INSERT INTO triage_merged (group_id, into_id, merged_at) VALUES (?, ?, ?)", (source_id, into_id, now)
+    )
+    await conn.execute("DELETE FROM triage_groups WHERE id = ?", (source_id,))
+    return removed
+
+
+def _columns(table: str) -> str:
+    return "author_id" if table == "triage_people" else "library, version"
+
+
+async def _move_counts(conn: aiosqlite.Connection, source: Row, into: Row) -> None:
+    libraries = dict(json.loads(source["libraries"]))
+    libraries.update({k: v for k, v in json.loads(into["libraries"]).items() if v is not None or k not in libraries})
+    await conn.execute(
+        "UPDATE triage_groups SET count = count + ?, not_helpful = not_helpful + ?, first_seen = min(first_seen, ?), "
+        "last_seen = max(last_seen, ?), libraries = ?, last_jump_url = coalesce(last_jump_url, ?) WHERE id = ?",
+        (
+            source["count"], source["not_helpful"], source["first_seen"], source["last_seen"],
+            json.dumps(dict(sorted(libraries.items())), sort_keys=True), source["last_jump_url"], into["id"],
+        ),
+    )  # fmt: skip
+
+
+async def _move_examples(conn: aiosqlite.Connection, source: Row, into: Row, now: str) -> list[str]:
+    """A linked group merged into a new one lends it its link; otherwise its examples are dropped."""
+    if source["status"] == "linked" and into["status"] == "new":
+        await conn.execute(
+            "UPDATE triage_groups SET status = 'linked', record_id = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?",
+            (source["record_id"], source["reviewed_by"], source["reviewed_at"], into["id"]),
+        )
+        await conn.execute("UPDATE triage_examples SET group_id = ? WHERE group_id = ?", (into["id"], source["id"]))
+        return []
+    rows = await fetch_rows(
+        conn, "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (source["id"],)
+    )
+    await conn.execute(
+        "UPDATE triage_examples SET removed_at = coalesce(removed_at, ?), group_id = ? WHERE group_id = ?",
+        (now, into["id"], source["id"]),
+    )
+    return [example_id(str(row["record_id"]), int(row["n"])) for row in rows]
+
+
+async def _move_rules(conn: aiosqlite.Connection, source_id: int, into_id: int) -> None:
+    await conn.execute(
+        "INSERT OR IGNORE INTO triage_split_rules (group_id, part, value, target_id, created_at) "
+        "SELECT ?, part, value, target_id, created_at FROM triage_split_rules WHERE group_id = ? AND target_id != ?",
+        (into_id, source_id, into_id),
+    )
+    await conn.execute("DELETE FROM triage_split_rules WHERE group_id = ?", (source_id,))
+    await conn.execute("UPDATE triage_split_rules SET target_id = ? WHERE target_id = ?", (into_id, source_id))
+    await conn.execute("DELETE FROM triage_split_rules WHERE group_id = target_id")
+
+
+async def split(
+    conn: aiosqlite.Connection, report_id: int, *, sample_ids: Sequence[int], part: str, values: Sequence[str], now: str
+) -> int:
+    """Move samples to a new group with rules sending pastes whose ``part`` is one of ``values`` there."""
+    group = await require(conn, report_id)
+    key = _split_key(group["fingerprint"], part, values)
+    moved = await fetch_rows(
+        conn,
+        f"SELECT * FROM triage_samples WHERE group_id = ? AND id IN ({','.join('?' * len(sample_ids))})",
+        (report_id, *sample_ids),
+    )
+    first, last = min(r["created_at"] for r in moved), max(r["created_at"] for r in moved)
+    not_helpful = sum(r["source"] == "not_helpful" for r in moved)
+    cursor = await conn.execute(
+        "INSERT INTO triage_groups (fingerprint, error_class, masked, count, not_helpful, first_seen, last_seen, "
+        "libraries, last_jump_url, frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (key, group["error_class"], group["masked"], len(moved), not_helpful, first, last, group["libraries"],
+         moved[-1]["jump_url"], values[0] if part == "frame" and len(values) == 1 else group["frame"]),
+    )  # fmt: skip
+    new_id = int(cursor.lastrowid or 0)
+    await conn.execute(
+        "UPDATE triage_groups SET count = max(count - ?, 0), not_helpful = max(not_helpful - ?, 0) WHERE id = ?",
+        (len(moved), not_helpful, report_id),
+    )
+    await conn.executemany(
+        "UPDATE triage_samples SET group_id = ? WHERE id = ?", [(new_id, int(r["id"])) for r in moved]
+    )
+    await _split_people_places(conn, report_id, new_id, moved)
+    await conn.executemany(
+        "INSERT OR REPLACE INTO triage_split_rules (group_id, part, value, target_id, created_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(report_id, part, value, new_id, now) for value in values],
+    )
+    return new_id
+
+
+async def _split_people_places(conn: aiosqlite.Connection, old_id: int, new_id: int, moved: Sequence[Row]) -> None:
+    for row in moved:
+        if row["author_id"] is not None:
+            await conn.execute(
+                "INSERT OR IGNORE INTO triage_people (group_id, author_id) VALUES (?, ?)", (new_id, row["author_id"])
+            )
+            await conn.execute(
+                "DELETE FROM triage_people WHERE group_id = ? AND author_id = ?", (old_id, row["author_id"])
+            )
+        if row["channel_id"] is not None:
+            await conn.execute(
+                "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) VALUES (?, ?, ?, 1, ?) "
+                "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = count + 1",
+                (new_id, row["guild_id"] or 0, row["channel_id"], row["created_at"]),
+            )
+
+
+def _split_key(fingerprint: str, part: str, values: Sequence[str]) -> str:
+    payload = "\x00".join((fingerprint, part, *sorted(values))).encode("utf-8", "surrogatepass")
+    return "s" + hashlib.sha256(payload).hexdigest()[:19]
