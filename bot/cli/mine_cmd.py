@@ -1,4 +1,8 @@
-"""``tracebot records mine``: records from every raise site of a library's source tree."""
+"""``tracebot records mine``: records from every raise site of a library's source tree.
+
+The one mining command (``scripts/mine_transformers.sh`` and ``make records`` use it too). What it
+walks and the repository paths of its files are decided in ``bot.cli.mine_sources``.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import time
 from pathlib import Path
 
 from bot.cli._common import add_db_option, open_database
+from bot.cli.mine_sources import KNOWN_LIBRARIES, download_wheel, package_root, parse_requirement, resolve_source
 from bot.settings import Settings
 from records.errors import CliError
 from records.mining import DEFAULT_WORKERS, format_report, mine_tree, write_records
@@ -24,10 +29,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Emit one record per raise site whose exception carries a message. Without --out the "
         "records are imported into the database.",
     )
-    mine.add_argument("path", type=Path, metavar="PATH", help="source tree to walk")
-    mine.add_argument("--repo", required=True, metavar="OWNER/NAME", help="GitHub repository of the source")
-    mine.add_argument("--ref", required=True, metavar="REF", help="tag or commit the GitHub links pin")
-    mine.add_argument("--src-prefix", default="", metavar="PREFIX", help="repository path prefix, e.g. src/")
+    mine.add_argument("path", type=Path, nargs="?", metavar="PATH",
+                      help="a package directory, an unpacked wheel or a repository checkout")  # fmt: skip
+    mine.add_argument("--library", metavar="NAME==VERSION", help="download this release's wheel with pip and mine it")
+    mine.add_argument("--repo", metavar="OWNER/NAME", help="GitHub repository of the source (known for --library)")
+    mine.add_argument(
+        "--ref", metavar="REF", help="tag or commit the links pin (--library: its tag)"
+    )
+    mine.add_argument("--src-prefix", default=None, metavar="PREFIX", help="repository path prefix, e.g. src/")
     mine.add_argument("--library-version", metavar="VERSION", help="release the tree is (default: REF without v)")
     mine.add_argument("--out", type=Path, metavar="FILE.jsonl.gz", help="write records here instead of importing")
     mine.add_argument("--report", action="store_true", help="print every skipped raise and file with its reason")
@@ -37,17 +46,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def mine_command(args: argparse.Namespace, settings: Settings) -> int:
-    """Mine the tree, then write the records to a file or import them."""
-    if not args.path.is_dir():
-        raise CliError(f"{args.path}: not a directory")
-    if "/" not in args.repo:
-        raise CliError(f"--repo: expected OWNER/NAME, got {args.repo!r}")
+    """Mine the tree (or a downloaded release), then write the records to a file or import them."""
+    if (args.path is None) == (args.library is None):
+        raise CliError("give a PATH to mine or --library NAME==VERSION (one of the two)")
+    if args.library is not None:
+        name, version = parse_requirement(args.library)
+        with tempfile.TemporaryDirectory(prefix="tracebot-mine-") as tmp:
+            package = package_root(await asyncio.to_thread(download_wheel, name, version, Path(tmp)), name)
+            known = KNOWN_LIBRARIES.get(package.name)
+            args.repo = args.repo or (known.repo if known else None)
+            args.ref = args.ref or (known.tag.format(version=version) if known else None)
+            if args.src_prefix is None and known is not None:
+                args.src_prefix = known.src_prefix
+            args.library_version = args.library_version or version
+            return await _mine(args, settings, package)
+    return await _mine(args, settings, args.path)
+
+
+async def _mine(args: argparse.Namespace, settings: Settings, path: Path) -> int:
+    if not args.repo or "/" not in args.repo:
+        raise CliError(f"--repo: expected OWNER/NAME, got {args.repo!r}" if args.repo else "--repo is required")
+    if not args.ref:
+        raise CliError("--ref is required (the tag or commit the links pin)")
+    source = resolve_source(path, args.src_prefix or "")
     started = time.perf_counter()
     version = args.library_version or args.ref.removeprefix("v")
     result = await asyncio.to_thread(
-        mine_tree, args.path, repo=args.repo, ref=args.ref, src_prefix=args.src_prefix,
+        mine_tree, source.root, repo=args.repo, ref=args.ref, src_prefix=source.prefix,
         library_version=version, workers=args.workers,
     )  # fmt: skip
+    if not result.records and not result.report.files_seen:
+        raise CliError(f"{path}: no Python files to mine")
     report = result.report
     details = {"max_files": len(report.skipped_files), "max_raises": 10**9} if args.report else {}
     print(format_report(report, **details), file=sys.stderr)
