@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult
 from records.merge import merge_site
 from records.model import Record
+from records.text import clean_text
+from records.triage import MAX_INPUT_CHARS
 from records.versions import version_key
 from storage.database import Database
 from storage.records import RecordRepository
@@ -134,7 +136,8 @@ class Engine:
                 self.matcher.index.upsert(added)
 
     def match_text(self, text: str) -> MatchResult:
-        """Match a paste (CPU only; call from a worker thread in the bot)."""
+        """Match a paste (CPU only; call from a worker thread in the bot); its text is cleaned first."""
+        text = clean_text(text, MAX_INPUT_CHARS)
         with self._index_lock:
             return self.matcher.match(text)
 
@@ -148,6 +151,7 @@ class Engine:
         return await asyncio.to_thread(self._search, query, limit)
 
     def _search(self, query: str, limit: int) -> list[Match]:
+        query = clean_text(query, MAX_INPUT_CHARS)
         with self._index_lock:
             return self.matcher.search(query, limit)
 

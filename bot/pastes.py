@@ -20,6 +20,7 @@ import aiohttp
 import yarl
 
 from records.errors import PasteTooLarge
+from records.text import decode_bytes
 
 log = logging.getLogger(__name__)
 
@@ -178,4 +179,4 @@ class PasteFetcher:
             data += chunk
             if len(data) > self.max_bytes:
                 raise PasteTooLarge
-        return data.decode("utf-8", errors="replace")
+        return decode_bytes(data)

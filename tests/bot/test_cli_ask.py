@@ -110,3 +110,13 @@ def test_ask_json_gives_every_candidates_file(capsys: pytest.CaptureFixture[str]
     assert data["status"] == "ambiguous"
     assert {m["filePath"] for m in data["matches"]} == {"src/lib/alpha.py", "src/lib/beta.py"}
     assert all(m["alsoRaisedIn"] == [] for m in data["matches"])
+
+
+def test_a_batch_line_with_a_lone_surrogate_is_answered_and_the_batch_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = tmp_path / "b.jsonl"
+    batch.write_text('{"id": "a", "text": "ValueError: bad \\ud800 value"}\n{"id": "b", "text": "hello"}\n')
+    assert main(["ask", "--db", str(tmp_path / "t.db"), "--batch", str(batch)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == ["a", "b"]

@@ -16,6 +16,7 @@ from bot.events import PasteEvent
 from bot.exts.answers._policy import Facts
 from bot.exts.answers._reading import compose, pick_attachments, strip_mentions
 from bot.pastes import PasteSource
+from records.text import clean_text, decode_bytes
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ async def paste_text(
     links = pastes.links(content) if pastes is not None else []
     fetches = [pastes.fetch(url) for url in links] if pastes is not None else []
     extras = await asyncio.gather(*reads, *fetches)
-    return compose(content, [text for text in extras if text])
+    return clean_text(compose(content, [text for text in extras if text]))
 
 
 async def _read_attachment(attachment: discord.Attachment) -> str | None:
@@ -59,7 +60,7 @@ async def _read_attachment(attachment: discord.Attachment) -> str | None:
     except (discord.HTTPException, discord.NotFound) as exc:
         log.info("attachment %s not read: %s", attachment.id, type(exc).__name__)
         return None
-    return data.decode("utf-8", errors="replace")
+    return decode_bytes(data)
 
 
 def paste_event(message: discord.Message, text: str, answer: Answer, record_id: str | None = None) -> PasteEvent:
