@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     max_attachment_bytes: int = Field(default=512 * 1024, gt=0, description="largest attachment read")
     max_paste_bytes: int = Field(default=512 * 1024, gt=0, description="largest paste-site text read")
     paste_timeout: float = Field(default=5.0, gt=0, description="seconds to fetch one paste link")
+    link_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=("github.com",), description="hosts a record's source link may open as a button (comma-separated)"
+    )
     paste_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
         default=DEFAULT_PASTE_HOSTS, description="paste-site hosts whose links are read (comma-separated)"
     )
@@ -100,7 +103,7 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535, description="Prometheus metrics port (unset = off)")
     triage: TriageSettings = Field(default_factory=TriageSettings, description="triage (TRACEBOT_TRIAGE_*)")
 
-    @field_validator("paste_hosts", mode="before")
+    @field_validator("paste_hosts", "link_hosts", mode="before")
     @classmethod
     def _split_hosts(cls, value: object) -> object:
         if isinstance(value, str):

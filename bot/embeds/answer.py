@@ -10,10 +10,11 @@ from (curated, mined, generated from the source).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import discord
 
-from bot.embeds._text import (
+from bot.embeds.text import (
     FIELD_VALUE,
     FOOTER,
     TITLE,
@@ -23,6 +24,7 @@ from bot.embeds._text import (
     fit,
     inline_code,
     numbered,
+    safe_markdown,
 )
 from bot.render.reply import ReplyParts, location, or_list, reply_parts, source_excerpt
 from records.matching import Match
@@ -80,7 +82,7 @@ def answer_embed(
     ``pasted`` is the paste's message (the title shows its values); ``shipped`` the versions of the
     record's library that tracebot holds, to say when none of them raises a curated record's message.
     """
-    parts = reply_parts(record, match, pasted=pasted, shipped=shipped)
+    parts = shown_safely(reply_parts(record, match, pasted=pasted, shipped=shipped))
     embed = discord.Embed(
         title=clip(parts.title, TITLE),
         description=_meaning(parts) or None,
@@ -96,6 +98,22 @@ def answer_embed(
     _versions_field(embed, parts)
     embed.set_footer(text=clip(footer_text(parts, note), FOOTER))
     return fit(embed)
+
+
+def shown_safely(parts: ReplyParts) -> ReplyParts:
+    """Return the parts with the record's prose made inert for Discord (shown, not interpreted)."""
+    return replace(
+        parts,
+        meaning=_inert(parts.meaning),
+        trigger=_inert(parts.trigger),
+        situations=_inert(parts.situations),
+        comment=_inert(parts.comment),
+        solutions=tuple(safe_markdown(solution) for solution in parts.solutions),
+    )
+
+
+def _inert(text: str | None) -> str | None:
+    return safe_markdown(text) if text else text
 
 
 def footer(record: Record, match: Match | None, note: str | None = None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.embeds._text import FIELD_VALUE, add_field, clip, fit
+from bot.embeds.text import FIELD_VALUE, add_field, clip, fit
 from storage.guilds import GuildConfig
 
 CONFIG_COLOUR = 0x95A5A6

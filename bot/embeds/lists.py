@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.embeds._text import DESCRIPTION, FOOTER, TITLE, clip, fit, inline_code
 from bot.embeds.answer import headline, location
+from bot.embeds.text import DESCRIPTION, FOOTER, TITLE, clip, fit, inline_code
 from records.matching import Match
 
 AMBIGUOUS_COLOUR = 0xE67E22

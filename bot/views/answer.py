@@ -6,14 +6,15 @@ show the same thing. It returns None for results that get no reply (unmatched, n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import discord
 
 from bot.embeds import ambiguous_embed, answer_embed, headline, record_from_match
-from bot.embeds._text import clip
 from bot.embeds.answer import location
+from bot.embeds.text import clip, inline_code
 from bot.engine import Answer
 from bot.views.components import DeleteButton, PickSelect, VoteButton
 from records.matching import Match
@@ -22,6 +23,7 @@ from records.model import Record
 SELECT_OPTIONS = 25
 OPTION_TEXT = 100
 URL_LIMIT = 512
+LINK_HOSTS = ("github.com",)  # record files name their links; only these hosts get a button
 NO_ANSWER = {
     "not_an_error": "That does not look like a Python error. Paste the traceback, ideally all of it.",
     "unmatched": "That looks like an error, but no record explains it yet.",
@@ -40,23 +42,33 @@ class ReplyContent:
     view: discord.ui.View
 
 
-def source_button(record: Record) -> discord.ui.Button[discord.ui.View] | None:
-    """Return a link button to the pinned GitHub line, if the record has a usable link."""
-    url = record.github_url or ""
+def link_allowed(url: str, hosts: Collection[str] = LINK_HOSTS) -> bool:
+    """Tell whether ``url`` may be a button: https, short enough, and on one of ``hosts`` (or below one)."""
     if not url.startswith("https://") or len(url) > URL_LIMIT:
+        return False
+    host = (urlsplit(url).hostname or "").lower()
+    return any(host == allowed or host.endswith("." + allowed) for allowed in hosts)
+
+
+def source_button(record: Record, hosts: Collection[str] = LINK_HOSTS) -> discord.ui.Button[discord.ui.View] | None:
+    """Return a link button to the pinned source line, if the record's link is on an allowed host."""
+    url = record.github_url or ""
+    if not link_allowed(url, hosts):
         return None
     label = clip(f"Source: {location(record.file_path, record.line_number) or 'GitHub'}", 80)
     return discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label)
 
 
-def answer_view(record: Record, *, author_id: int, deletable: bool = True) -> discord.ui.View:
+def answer_view(
+    record: Record, *, author_id: int, deletable: bool = True, link_hosts: Collection[str] = LINK_HOSTS
+) -> discord.ui.View:
     """Build Helpful / Not helpful / Delete (unless the answer is ephemeral) and the source link."""
     view = discord.ui.View(timeout=None)
     view.add_item(VoteButton(record.id, helpful=True))
     view.add_item(VoteButton(record.id, helpful=False))
     if deletable:
         view.add_item(DeleteButton(author_id))
-    link = source_button(record)
+    link = source_button(record, link_hosts)
     if link is not None:
         view.add_item(link)
     return view
@@ -103,10 +115,18 @@ def record_reply(
     note: str | None = None,
     pasted: str | None = None,
     shipped: Sequence[str] = (),
+    link_hosts: Collection[str] = LINK_HOSTS,
 ) -> ReplyContent:
-    """Build the reply that shows one record (titled with ``pasted``'s values when it fits the record)."""
+    """Build the reply that shows one record (titled with ``pasted``'s values when it fits the record).
+
+    Its source link is a button only on ``link_hosts``; another host's link is shown as text.
+    """
+    url = record.github_url or ""
+    if url and not link_allowed(url, link_hosts):
+        note = " · ".join(n for n in (note, f"source link (not opened from here): {inline_code(url, 300)}") if n)
     embed = answer_embed(record, match, note=note, pasted=pasted, shipped=shipped)
-    return ReplyContent("matched", (record.id,), embed, answer_view(record, author_id=author_id, deletable=deletable))
+    view = answer_view(record, author_id=author_id, deletable=deletable, link_hosts=link_hosts)
+    return ReplyContent("matched", (record.id,), embed, view)
 
 
 def pasted_message(answer: Answer) -> str | None:
@@ -120,7 +140,9 @@ def shipped_for(record: Record, shipped: Mapping[str, tuple[str, ...]]) -> tuple
     return shipped.get(record.repo, ()) if record.repo else ()
 
 
-def answer_reply(answer: Answer, *, author_id: int, deletable: bool = True) -> ReplyContent | None:
+def answer_reply(
+    answer: Answer, *, author_id: int, deletable: bool = True, link_hosts: Collection[str] = LINK_HOSTS
+) -> ReplyContent | None:
     """Build the reply to a match result; None when the result gets no reply."""
     result = answer.result
     pasted = pasted_message(answer)
@@ -128,7 +150,10 @@ def answer_reply(answer: Answer, *, author_id: int, deletable: bool = True) -> R
         best = result.matches[0]
         record = answer.record(best.id) or record_from_match(best)
         shipped = shipped_for(record, answer.shipped)
-        return record_reply(record, best, author_id=author_id, deletable=deletable, pasted=pasted, shipped=shipped)
+        return record_reply(
+            record, best, author_id=author_id, deletable=deletable, pasted=pasted, shipped=shipped,
+            link_hosts=link_hosts,
+        )  # fmt: skip
     if result.status == "ambiguous" and result.matches:
         view = choices_view(result.matches, author_id=author_id, deletable=deletable, pasted=pasted)
         embed = ambiguous_embed(result.matches, pasted=pasted)

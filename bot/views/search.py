@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.embeds import headline, search_embed
-from bot.embeds._text import clip
+from bot.embeds.text import clip
 from records.matching import Match
 
 PAGE_SIZE = 5

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.embeds import ambiguous_embed, answer_embed, config_embed, headline, search_embed, source_excerpt
-from bot.embeds._text import clip, code_block, fit, numbered, undouble
+from bot.embeds.text import clip, code_block, fit, numbered, undouble
+from bot.render.text import record_text
 from records.matching import Match
 from records.model import Record
 from storage.guilds import GuildConfig
@@ -114,7 +115,7 @@ def test_mined_answer_shows_condition_comment_and_source() -> None:
     assert list(fields) == ["When it happens", "Raised at", "Source", "Versions that raise it"]
     assert (
         fields["When it happens"]
-        == "Raised when `if videos is not None`\n> # videos are not supported by this processor"
+        == "Raised when `if videos is not None`\n> \\# videos are not supported by this processor"  # not a heading
     )
     assert ">102          raise ValueError('no video')" in fields["Source"]
     assert fields["Raised at"].startswith("`src/transformers/models/qianfan_ocr/processing_qianfan_ocr.py:102`")
@@ -288,3 +289,22 @@ def test_any_record_fits_discord_limits(record: Record, versions: list[str], sco
         assert "\n" not in (embed.title or "")
     assert_within_limits(ambiguous_embed([found] * 30, pasted=pasted))
     assert_within_limits(search_embed(record.error_message, [found] * 5, start=1, page_number=1, pages=1, total=5))
+
+
+def test_generated_when_and_meaning_read_as_prose_in_the_embed_and_the_text() -> None:
+    record = MINED.model_copy(
+        update={
+            "documentation": "`QianfanOCRProcessor(...)` does not accept `videos` here: it must be left unset (None).",
+            "trigger_scenarios": "When you call `QianfanOCRProcessor.__call__()` and `videos` is set.",
+            "generated": ["documentation", "triggerScenarios"],
+        }
+    )
+    embed = answer_embed(record).to_dict()
+    when = fields_of(answer_embed(record))["When it happens"]
+    assert when == "**Trigger:** When you call `QianfanOCRProcessor.__call__()` and `videos` is set."
+    assert embed["description"].startswith("**What it means**\n`QianfanOCRProcessor(...)` does not accept")
+    text = record_text(record)
+    assert "Trigger: When you call `QianfanOCRProcessor.__call__()` and `videos` is set." in text
+    assert "What it means\n  `QianfanOCRProcessor(...)`" in text
+    assert "Raised when" not in text + when
+    assert "Comment beside the raise" not in text

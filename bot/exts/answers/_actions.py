@@ -89,15 +89,22 @@ class AnswerActions:
             await self._tell(interaction, "That record is no longer available.")
             return
         if not owner or message is None:
-            content = record_reply(stored.record, None, author_id=interaction.user.id, deletable=False)
+            content = record_reply(
+                stored.record,
+                None,
+                author_id=interaction.user.id,
+                deletable=False,
+                link_hosts=self.services.settings.link_hosts,
+            )
             await interaction.followup.send(
                 embed=content.embed, view=content.view, ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
         note = "picked from the closest matches"
         content = record_reply(
-            stored.record, None, author_id=author_id, deletable=not message.flags.ephemeral, note=note
-        )
+            stored.record, None, author_id=author_id, deletable=not message.flags.ephemeral, note=note,
+            link_hosts=self.services.settings.link_hosts,
+        )  # fmt: skip
         await interaction.edit_original_response(embed=content.embed, view=content.view, allowed_mentions=NO_MENTIONS)
         link = await self.services.replies.by_reply(message.id)
         if link is not None:

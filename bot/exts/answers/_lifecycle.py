@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 import discord
 
 from bot.constants import NO_MENTIONS
-from bot.embeds._text import clip
+from bot.embeds.text import clip
 from bot.views import ReplyContent
 from storage.guilds import ReplyStyle
 from storage.replies import ReplyLink, ReplyRepository

@@ -176,7 +176,7 @@ class Answers(commands.Cog):
         if matched is None:
             return
         answer, text = matched
-        content = answer_reply(answer, author_id=message.author.id)
+        content = answer_reply(answer, author_id=message.author.id, link_hosts=self.services.settings.link_hosts)
         if content is None:
             await self._ask_for_missing(message, answer)
             return
@@ -246,7 +246,8 @@ class Answers(commands.Cog):
 
     async def _follow_edit(self, message: discord.Message, link: ReplyLink) -> None:
         matched = await self._match(message)
-        content = answer_reply(matched[0], author_id=message.author.id) if matched is not None else None
+        hosts = self.services.settings.link_hosts
+        content = answer_reply(matched[0], author_id=message.author.id, link_hosts=hosts) if matched else None
         if content is None:
             log.info("message %s edited: no longer answered, reply %s removed", message.id, link.reply_id)
             await self.keeper.remove(link)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.embeds import headline
-from bot.embeds._text import clip
+from bot.embeds.text import clip
 from storage.models import RecordSummary
 
 MAX_CHOICES = 25

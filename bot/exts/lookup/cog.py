@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.client import Services
 from bot.constants import NO_MENTIONS
-from bot.embeds._text import inline_code
+from bot.embeds.text import inline_code
 from bot.exts.answers import paste_text
 from bot.exts.lookup._choices import id_choices
 from bot.exts.lookup._modal import ExplainModal
@@ -63,7 +63,13 @@ class Lookup(commands.Cog):
             )
             await interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
             return
-        content = record_reply(stored.record, None, author_id=interaction.user.id, deletable=share)
+        content = record_reply(
+            stored.record,
+            None,
+            author_id=interaction.user.id,
+            deletable=share,
+            link_hosts=self.services.settings.link_hosts,
+        )
         await interaction.edit_original_response(embed=content.embed, view=content.view, allowed_mentions=NO_MENTIONS)
 
     @error.autocomplete("record")
@@ -118,7 +124,9 @@ class Lookup(commands.Cog):
         """Answer an already deferred interaction with what the records say about ``text``."""
         answer = await self.services.engine.answer(text)
         log.info("explain by %s: %s", interaction.user.id, answer.result.status)
-        content = answer_reply(answer, author_id=interaction.user.id, deletable=share)
+        content = answer_reply(
+            answer, author_id=interaction.user.id, deletable=share, link_hosts=self.services.settings.link_hosts
+        )
         if content is None:
             await interaction.edit_original_response(
                 content=NO_ANSWER[answer.result.status], allowed_mentions=NO_MENTIONS
@@ -133,7 +141,13 @@ class Lookup(commands.Cog):
         if stored is None:
             await interaction.followup.send("That record is no longer available.", ephemeral=True)
             return
-        content = record_reply(stored.record, None, author_id=interaction.user.id, deletable=False)
+        content = record_reply(
+            stored.record,
+            None,
+            author_id=interaction.user.id,
+            deletable=False,
+            link_hosts=self.services.settings.link_hosts,
+        )
         await interaction.followup.send(
             embed=content.embed, view=content.view, ephemeral=True, allowed_mentions=NO_MENTIONS
         )

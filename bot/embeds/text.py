@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 TITLE, DESCRIPTION, FIELDS, FIELD_NAME, FIELD_VALUE, FOOTER, TOTAL = 256, 4096, 25, 256, 1024, 2048, 6000
@@ -98,3 +100,27 @@ def fit(embed: discord.Embed) -> discord.Embed:
     if len(embed) > TOTAL and embed.description:
         embed.description = clip(embed.description, max(len(embed.description) - (len(embed) - TOTAL), 0))
     return embed
+
+
+# Record files come from outside: their text is shown, never interpreted. Masked links ([label](url))
+# could put a phishing link behind friendly words in a public reply; mentions and role pings would
+# render (they never notify: replies send AllowedMentions.none()); headings and quotes would restyle
+# the answer. Inline code and emphasis stay: curated records use them for names.
+_MASKED_LINK = re.compile(r"\[([^\]\n]{0,256})\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s]*)>?\s*\)", re.IGNORECASE)
+_MENTION = re.compile(r"<(@[!&]?|#)(\d+)>|@(everyone|here)\b")
+_BLOCK_MARKUP = re.compile(r"^(\s*)(#{1,3} |-# |>>> |> )", re.MULTILINE)
+
+
+_ZWSP = "\u200b"
+
+
+def _unmask(match: re.Match[str]) -> str:
+    # The zero-width space keeps Discord from turning the address back into a link.
+    return f"{match.group(1)} (link: {match.group(2).replace('://', ':' + _ZWSP + '//')})"
+
+
+def safe_markdown(text: str) -> str:
+    """Return record text that Discord shows as written: no masked links, mentions or block markup."""
+    text = _MASKED_LINK.sub(_unmask, text)
+    text = _MENTION.sub(lambda m: m.group(0).replace("@", "@" + _ZWSP).replace("<#", "<#" + _ZWSP), text)
+    return _BLOCK_MARKUP.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
