@@ -33,9 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="a package directory, an unpacked wheel or a repository checkout")  # fmt: skip
     mine.add_argument("--library", metavar="NAME==VERSION", help="download this release's wheel with pip and mine it")
     mine.add_argument("--repo", metavar="OWNER/NAME", help="GitHub repository of the source (known for --library)")
-    mine.add_argument(
-        "--ref", metavar="REF", help="tag or commit the links pin (--library: its tag)"
-    )
+    mine.add_argument("--ref", metavar="REF", help="tag or commit the links pin (--library: its tag)")
     mine.add_argument("--src-prefix", default=None, metavar="PREFIX", help="repository path prefix, e.g. src/")
     mine.add_argument("--library-version", metavar="VERSION", help="release the tree is (default: REF without v)")
     mine.add_argument("--out", type=Path, metavar="FILE.jsonl.gz", help="write records here instead of importing")
