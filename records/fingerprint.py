@@ -27,6 +27,7 @@ __all__ = [
     "KEY_VERSION",
     "PLACEHOLDERS",
     "Fingerprint",
+    "coarse",
     "fingerprint",
     "library_frame",
     "mask_message",
@@ -76,6 +77,10 @@ _WORD = compile_pattern(r"[\pL\pN\pM_]+")
 # (placeholders only inside the quotes), so a stdlib pattern is linear here.
 _KEY_VALUE = re.compile(r"(['\"`])<(?:name|value|n|q)>(['\"`])")
 _QUOTED_SLOT = re.compile(r"(['\"`])<(?:name|value|n|q|repo|path|url|key|id)>\1")
+# Where a file or model comes from is one slot, whichever form the paste gives it in.
+_LOCATION = re.compile(r"<(?:repo|path|url)>")
+# Python 3.10+ adds a suggestion to NameError and AttributeError messages; older releases do not.
+_SUGGESTION = re.compile(r"\. Did you mean: '<(?:name|value)>'\?$")
 
 
 def _fold_word(word: str) -> str:
@@ -112,9 +117,11 @@ def normalize_text(text: str) -> str:
 
 PLACEHOLDERS = (
     "n", "size", "hex", "q", "path", "shape", "uuid", "url", "user", "repo", "name", "key", "value", "repr", "id",
+    "list", "device", "gpu",
 )  # fmt: skip
 _SEGMENT = r"(?:[^\s\\/'\"`<>|*?,;:()\[\]{}=]|<user>)+"
 _SHAPE_ITEM = r"(?:-?\d+|None|\?)"
+_ITEM = r"(?:'[^'\n]*'|\"[^\"\n]*\")"
 # One alternation, scanned once: at each position the earliest-starting mask wins, and masked text
 # contains nothing that a second pass would mask again. Alternatives that start or end with a word
 # character are bounded by \b so that replacing a neighbour never changes what they match.
@@ -125,6 +132,12 @@ _MASK = compile_pattern(
             # Reprs: <class 'x.Y'>, <function f at 0x...>, <x.Y object at 0x...>.
             r"(?P<repr><(?:class|function|module|bound method|built-in \w+|[\w.]+ object)\b[^<>\n]{0,200}>)",
             r"(?P<url>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"`<>]*)",
+            # Lists of quoted names or numbers: their length varies as much as their items.
+            rf"(?P<list>\[\s*{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*\])",
+            r"(?P<gpu>\b(?:NVIDIA|Tesla|GeForce|Quadro|Radeon)(?:\s+(?:GeForce|RTX|GTX|Tesla))*\s+[A-Z]*\d[\w-]*)",
+            r"(?P<device>\b(?:cuda|cpu|mps|xpu|npu|hpu)(?::\d+)?\b)",
+            # A bare repo id names an organisation and a model: 'meta-llama/Llama-2-7b-hf' ('and/or' stays).
+            r"(?P<repo>\b[A-Za-z0-9][\w.-]*/[\w.]*[-\d_][\w.-]*[A-Za-z0-9]\b)",
             # A word with an apostrophe ("can't", "model's") is a word, not the start of a quote.
             r"(?P<word>\pL+(?:'\pL+)+)",
             r"(?P<q>'(?:\pL'\pL|[^'\n])*'|\"[^\"\n]*\"|`[^`\n]*`)",
@@ -220,12 +233,19 @@ def mask_message(message: str) -> str:
     return "".join(pieces)
 
 
+# Typographic quotes (a paste through a word processor or a forum) read as the straight ones.
+_CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+# Python 3 raises these under another name: `raise EnvironmentError(...)` prints `OSError: ...`.
+_ALIASES = {"EnvironmentError": "OSError", "IOError": "OSError", "WindowsError": "OSError"}
+
+
 def _normalize_class(error_class: str | None) -> str:
     """Return the last dotted part of a normalised class name, or '' when the class is unknown."""
     if not error_class:
         return ""
-    name = "".join(normalize_text(error_class).split()).strip(":")
-    return name.rsplit(".", 1)[-1]
+    name = "".join(normalize_text(error_class).split()).strip(":").rsplit(".", 1)[-1]
+    return _ALIASES.get(name, name)
 
 
 def library_frame(frames: Sequence[Frame]) -> str:
@@ -243,16 +263,22 @@ def library_frame(frames: Sequence[Frame]) -> str:
 def fingerprint(error_class: str | None, message: str, frames: Sequence[Frame] = ()) -> Fingerprint:
     """Return the grouping key of an error from its class, its message and its innermost library frame."""
     cls = _normalize_class(error_class)
-    masked = mask_message(redact(normalize_text(message)).text)
+    masked = mask_message(redact(normalize_text(message).translate(_CURLY)).text)
     if cls == "KeyError":
         masked = _KEY_VALUE.sub("\\1<key>\\2", masked)
     frame = library_frame(frames)
     return Fingerprint(key=_digest(cls, frame, masked), error_class=cls, masked=masked, frame=frame)
 
 
+def coarse(masked: str) -> str:
+    """Return a masked message as the key sees it: one kind of quoted value, one kind of location.
+
+    Kinds are for reading: 'gpt2', './my-model' and 'org/model' fill the same slot of the same
+    message; Python's "Did you mean" suggestion and a final full stop come and go between releases.
+    """
+    return _QUOTED_SLOT.sub("'<q>'", _LOCATION.sub("<path>", _SUGGESTION.sub("", masked))).rstrip(" .!")
+
+
 def _digest(cls: str, frame: str, masked: str) -> str:
-    # Kinds of quoted values are for reading: 'gpt2', './my-model' and 'org/model' fill the same slot
-    # of the same message, so the key sees one kind of quoted value.
-    coarse = _QUOTED_SLOT.sub("'<q>'", masked)
-    payload = "\x00".join((KEY_VERSION, cls, frame, coarse)).encode("utf-8", "surrogatepass")
+    payload = "\x00".join((KEY_VERSION, cls, frame, coarse(masked))).encode("utf-8", "surrogatepass")
     return hashlib.sha256(payload).hexdigest()[:_KEY_CHARS]

@@ -139,6 +139,8 @@ def observe(text: str, *, paste_chars: int = 8_000, sample_chars: int = 1_500) -
     if primary is None or not extraction.is_error:
         return Skipped("no error", kinds)
     error = unwrap(extraction.errors, primary)
+    if not error.message or _is_wrapper(error):
+        error = _told_elsewhere(error, extraction.fragments, body)
     found = fingerprint(error.error_class, error.message, error.frames)
     return Observation(
         key=found.key,
@@ -162,22 +164,49 @@ _CAUGHT = compile_pattern(r"^Caught ([A-Za-z_][\w.]*) in (?:replica \d+ on devic
 _FAILED_IMPORT = compile_pattern(
     r"^Failed to import [\w.]+ because of the following error \(look up to see its traceback\):\n"
 )
+# Fragments that are frames, carets, progress bars or log lines, not what the error said.
+_NOT_A_MESSAGE = compile_pattern(
+    r'^(?:File |[\^~])|%\||", line \d|Traceback \(most recent call last\)|^\d{4}-\d\d-\d\d'
+)
+# ComfyUI logs the message of the error it caught before the traceback, which pastes often cut off.
+_COMFY_EXCEPTION = compile_pattern(r"(?m)^!!! Exception during processing !!! (.+)$")
 _TORCHRUN_FAILED = compile_pattern(r"(?m)^[=\s]*(\S+) FAILED")
 
 
 def unwrap(errors: tuple[ExtractedError, ...], primary: ExtractedError) -> ExtractedError:
     """Return the error a wrapper carries (shown elsewhere in the paste or in its message), else the primary."""
     wrappers = [e for e in (primary, *errors) if _is_wrapper(e) and e.message]
+    if not primary.error_class and not primary.message:
+        told = [e for e in errors if e is not primary and not _is_wrapper(e) and e.message]
+        if told:
+            return told[-1]
     if not _is_wrapper(primary) and (primary.message or not wrappers):
         return primary
-    inner = [e for e in errors if not _is_wrapper(e) and (e.message or e.error_class)]
-    reduced = _reduced(wrappers[-1]) if wrappers else primary
+    inner = [e for e in errors if not _is_wrapper(e)]
     told = [e for e in inner if e.message]
     if told:
         return told[-1]
-    if reduced.message or not inner:
+    reduced, informative = _reduced(wrappers[-1]) if wrappers else (primary, False)
+    # A wrapper that names what it caught beats an inner traceback cut off before its last line; a
+    # wrapper that only says "something failed" does not.
+    if informative or not inner:
         return reduced
     return inner[-1]
+
+
+def _told_elsewhere(error: ExtractedError, fragments: tuple[ExtractedError, ...], body: str) -> ExtractedError:
+    """Give a traceback cut off before its exception line the message the paste tells elsewhere, if any."""
+    if said := _first(_COMFY_EXCEPTION, body):
+        return ExtractedError(None, said.group(1).strip(), error.frames, error.kind)
+    for fragment in fragments:
+        words = fragment.message.split()
+        if len(words) >= 3 and not _first(_NOT_A_MESSAGE, fragment.message):
+            return ExtractedError(fragment.error_class, fragment.message, error.frames, error.kind)
+    if error.frames and not any(frame.library for frame in error.frames):
+        # Nothing but the user's frames: the innermost one is all there is to tell this paste by.
+        last = error.frames[-1]
+        return ExtractedError(None, f"(cut off) in {last.path.rsplit('/', 1)[-1]}:{last.function}", error.frames)
+    return error
 
 
 def _is_wrapper(error: ExtractedError) -> bool:
@@ -189,17 +218,18 @@ def _first(pattern: Pattern, text: str) -> Match | None:
     return next(iter(pattern.finditer(encodable(text))), None)
 
 
-def _reduced(error: ExtractedError) -> ExtractedError:
-    """Keep what a wrapper says about the error it carries when the paste does not show that error."""
+def _reduced(error: ExtractedError) -> tuple[ExtractedError, bool]:
+    """Keep what a wrapper says about the error it carries; tell whether that names the error."""
     if caught := _first(_CAUGHT, error.message):
-        return ExtractedError(caught.group(1), error.message.split("\n", 1)[0], error.frames, error.kind)
+        return ExtractedError(caught.group(1), error.message.split("\n", 1)[0], error.frames, error.kind), True
     if _first(_FAILED_IMPORT, error.message):
         inner = error.message.split("\n", 1)[1]
-        return ExtractedError("ImportError", inner, error.frames, error.kind)
+        return ExtractedError("ImportError", inner, error.frames, error.kind), True
     if failed := _first(_TORCHRUN_FAILED, error.message):
         # The rest (time, host, rank, pid) differs on every run.
-        return ExtractedError(error.error_class, f"{failed.group(1)} FAILED", error.frames, error.kind)
-    return error
+        return ExtractedError(error.error_class, f"{failed.group(1)} FAILED", error.frames, error.kind), False
+    # What else a bare wrapper says is about the run, not the error.
+    return ExtractedError(error.error_class, "", error.frames, error.kind), False
 
 
 def cut(text: str, limit: int) -> str:

@@ -62,7 +62,6 @@ _TRIM_SAMPLES = (
     "DELETE FROM triage_samples WHERE group_id = ? AND id NOT IN "
     "(SELECT id FROM triage_samples WHERE group_id = ? ORDER BY id DESC LIMIT ?)"
 )
-MAX_SPLIT_DEPTH = 8
 _EXAMPLE_COLUMNS = (
     "e.record_id, e.n, e.template, e.error_class, r.repo, r.file_path, r.line_number, r.origin, r.library_version"
 )
@@ -80,7 +79,7 @@ class TriageRepository:
             pastes, made = await _user_day(conn, origin.author_id, now[:10])
             if pastes >= limits.user_daily_pastes:
                 return Logged(outcome="user_limit")
-            group_id = await route(conn, obs)
+            group_id = await regroup.route(conn, obs)
             new = group_id is None
             if group_id is None:
                 if made >= limits.user_daily_groups:
@@ -268,46 +267,6 @@ async def _bump_user(conn: aiosqlite.Connection, author_id: int, day: str, *, ne
         "ON CONFLICT (author_id, day) DO UPDATE SET pastes = pastes + 1, new_groups = new_groups + ?",
         (author_id, day, int(new_group), int(new_group)),
     )
-
-
-async def route(conn: aiosqlite.Connection, obs: Observation) -> int | None:
-    """Return the group a paste belongs to (through aliases, the loose key and split rules), or None."""
-    group_id = await _alias(conn, obs.key)
-    if group_id is None and obs.loose_key and obs.loose_key != obs.key:
-        group_id = await _alias(conn, obs.loose_key)
-    if group_id is None:
-        # A bare final line joins a traceback's group, and a traceback joins a bare line's group.
-        sql = (
-            "SELECT id FROM triage_groups WHERE loose_key = ? AND (frame = '' OR ? = '') "
-            "ORDER BY count DESC, id LIMIT 1"
-        )
-        row = await fetch_row(conn, sql, (obs.loose_key or obs.key, obs.frame))
-        group_id = int(row["id"]) if row is not None else None
-    if group_id is None:
-        return None
-    await conn.execute(
-        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id)
-    )
-    return await _follow_rules(conn, group_id, obs.parts)
-
-
-async def _alias(conn: aiosqlite.Connection, key: str) -> int | None:
-    row = await fetch_row(conn, "SELECT group_id FROM triage_aliases WHERE fingerprint = ?", (key,))
-    return int(row["group_id"]) if row is not None else None
-
-
-async def _follow_rules(conn: aiosqlite.Connection, group_id: int, parts: dict[str, str]) -> int:
-    """Follow the split rules of a group (and of the groups they lead to) that the paste's parts meet."""
-    seen = {group_id}
-    for _ in range(MAX_SPLIT_DEPTH):
-        sql = "SELECT target_id FROM triage_split_rules WHERE group_id = ? AND part = ? AND value = ?"
-        targets = [await fetch_row(conn, sql, (group_id, part, value)) for part, value in parts.items() if value]
-        found = next((int(row["target_id"]) for row in targets if row is not None), None)
-        if found is None or found in seen:
-            return group_id
-        seen.add(found)
-        group_id = found
-    return group_id
 
 
 async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) -> int:

@@ -1,4 +1,8 @@
-"""Maintainers correcting the grouping: merge two groups, split one; both stick for future pastes.
+"""Which group a paste goes to, and maintainers correcting it: merge two groups, split one.
+
+A paste goes to the group of its fingerprint (or of a group merged into it); failing that, to the
+group of the same message without a frame (a bare final line and a traceback of one error), or to
+the group whose message it begins or that begins it (a paste cut short); then split rules apply.
 
 A merge moves everything of one group into another and routes every fingerprint of the merged group
 to the survivor (``triage_aliases``); the merged id is remembered (``triage_merged``) so it can say
@@ -15,15 +19,84 @@ from collections.abc import Sequence
 import aiosqlite
 
 from records.errors import TriageError, UnknownReport
+from records.fingerprint import coarse
+from records.triage import Observation
 from storage.database import Row, fetch_row, fetch_rows
 from storage.triage_models import example_id
 
+MAX_SPLIT_DEPTH = 8
+# A message this long or longer finds the group of a paste that cut it short (or that it cuts short).
+MIN_PREFIX_CHARS = 30
+MAX_PREFIX_CANDIDATES = 2_000  # the most seen groups of a class are compared, the long tail is not
 _MOVE_PLACES = (
     "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) "
     "SELECT ?, guild_id, channel_id, count, last_seen FROM triage_places WHERE group_id = ? AND true "
     "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = count + excluded.count, "
     "last_seen = max(last_seen, excluded.last_seen)"
 )
+
+
+async def route(conn: aiosqlite.Connection, obs: Observation) -> int | None:
+    """Return the group a paste belongs to (through aliases, the loose key and split rules), or None."""
+    group_id = await _alias(conn, obs.key)
+    if group_id is None and obs.loose_key and obs.loose_key != obs.key and obs.masked:
+        group_id = await _alias(conn, obs.loose_key)
+    if group_id is None and obs.masked:
+        # A bare final line joins a traceback's group, and a traceback joins a bare line's group.
+        sql = (
+            "SELECT id FROM triage_groups WHERE loose_key = ? AND (frame = '' OR ? = '') "
+            "ORDER BY count DESC, id LIMIT 1"
+        )
+        row = await fetch_row(conn, sql, (obs.loose_key or obs.key, obs.frame))
+        group_id = int(row["id"]) if row is not None else None
+    if group_id is None:
+        group_id = await _by_prefix(conn, obs)
+    if group_id is None:
+        return None
+    await conn.execute(
+        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id)
+    )
+    return await _follow_rules(conn, group_id, obs.parts)
+
+
+async def _by_prefix(conn: aiosqlite.Connection, obs: Observation) -> int | None:
+    """Return the group whose message this one begins, or that begins this one (a paste cut short).
+
+    Only for messages long enough to say something (``MIN_PREFIX_CHARS``), of the same class (or one
+    unknown: a traceback cut before its last line), with compatible frames; compared as keys see them.
+    """
+    mine = coarse(obs.masked)
+    if len(mine) < MIN_PREFIX_CHARS:
+        return None
+    sql = (
+        "SELECT id, masked FROM triage_groups WHERE length(masked) >= ? AND (error_class = ? OR error_class = '' "
+        "OR ? = '') AND (frame = '' OR ? = '' OR frame = ?) ORDER BY count DESC, id LIMIT ?"
+    )
+    cls, frame = obs.error_class, obs.frame
+    for row in await fetch_rows(conn, sql, (MIN_PREFIX_CHARS, cls, cls, frame, frame, MAX_PREFIX_CANDIDATES)):
+        theirs = coarse(str(row["masked"]))
+        if len(theirs) >= MIN_PREFIX_CHARS and (theirs.startswith(mine) or mine.startswith(theirs)):
+            return int(row["id"])
+    return None
+
+
+async def _alias(conn: aiosqlite.Connection, key: str) -> int | None:
+    row = await fetch_row(conn, "SELECT group_id FROM triage_aliases WHERE fingerprint = ?", (key,))
+    return int(row["group_id"]) if row is not None else None
+
+
+async def _follow_rules(conn: aiosqlite.Connection, group_id: int, parts: dict[str, str]) -> int:
+    """Follow the split rules of a group (and of the groups they lead to) that the paste's parts meet."""
+    seen = {group_id}
+    for _ in range(MAX_SPLIT_DEPTH):
+        sql = "SELECT target_id FROM triage_split_rules WHERE group_id = ? AND part = ? AND value = ?"
+        targets = [await fetch_row(conn, sql, (group_id, part, value)) for part, value in parts.items() if value]
+        found = next((int(row["target_id"]) for row in targets if row is not None), None)
+        if found is None or found in seen:
+            return group_id
+        seen.add(found)
+        group_id = found
+    return group_id
 
 
 class MergedReport(TriageError):
