@@ -47,8 +47,9 @@ def import_beside_a_writer(source: Path, db: Path) -> tuple[float, float]:
     writer.start()
     try:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "bot", "records", "import", str(source), "--db", str(db)],
-                       check=True, capture_output=True)  # fmt: skip
+        command = [sys.executable, "-m", "bot", "records", "import", str(source), "--db", str(db),
+                   "--max-file-size", str(1024**3)]  # fmt: skip
+        subprocess.run(command, check=True, capture_output=True)
         elapsed = time.perf_counter() - started
     finally:
         writer.terminate()
