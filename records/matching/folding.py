@@ -36,11 +36,15 @@ class Site:
     error_message: str
     rank: float
     framed: bool  # a frame of the paste is in this file
+    repo: str | None = None
 
     @property
-    def cause(self) -> tuple[str | None, str]:
-        """The class and literal text: what makes two raise sites the same check."""
-        return short_class(self.error_class), literal_key(parse_template(self.error_message))
+    def cause(self) -> tuple[str | None, str | None, str]:
+        """The library, class and literal text: what makes two raise sites the same check.
+
+        The same words raised by two libraries are two causes, each with its own explanation.
+        """
+        return self.repo, short_class(self.error_class), literal_key(parse_template(self.error_message))
 
 
 def named_models(text: str) -> frozenset[str]:
@@ -77,7 +81,7 @@ def representative_key(site: Site) -> tuple[bool, bool, bool, int, float, str]:
 
 def fold(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:
     """Return one (answer, folded others) per cause, unless frames or named models pick files."""
-    by_cause: dict[tuple[str | None, str], list[Site]] = {}
+    by_cause: dict[tuple[str | None, str | None, str], list[Site]] = {}
     for site in sites:
         by_cause.setdefault(site.cause, []).append(site)
     result: list[tuple[Site, tuple[Site, ...]]] = []

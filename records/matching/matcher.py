@@ -187,7 +187,9 @@ class Matcher:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, hint, versions or {}) for group in groups.values()]
         framed = [any(m.evidence.frame > 0 for m in group.members) for group in groups.values()]
-        answers = _one_per_record(_fold(*_join_curated(answers, framed), names))
+        answers, framed = _join_curated(answers, framed)
+        repos = [(entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers]
+        answers = _one_per_record(_fold(answers, framed, repos, names))
         answers.sort(key=lambda m: (-m.rank, m.id))
         return answers
 
@@ -348,9 +350,11 @@ def _host_of(curated: Match, answers: list[Match]) -> Match | None:
     return None
 
 
-def _fold(answers: list[Match], framed: list[bool], names: frozenset[str]) -> list[Match]:
+def _fold(answers: list[Match], framed: list[bool], repos: list[str | None], names: frozenset[str]) -> list[Match]:
     """Fold answers that are the same check raised in several files into one (``records.matching.folding``)."""
-    sites = [Site(k, a.file_path, a.error_class, a.error_message, a.rank, framed[k]) for k, a in enumerate(answers)]
+    sites = [
+        Site(k, a.file_path, a.error_class, a.error_message, a.rank, framed[k], repos[k]) for k, a in enumerate(answers)
+    ]
     folded: list[Match] = []
     for site, others in fold(sites, names):
         answer = answers[site.index]

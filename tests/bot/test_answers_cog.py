@@ -31,7 +31,8 @@ async def add_ambiguous_records(sim: Sim, tmp_path: Path) -> None:
     path = tmp_path / "ambiguous.jsonl"
     records = [
         make_record(id="amb1", slug="amb-a", filePath="src/lib/a.py", lineNumber=10),
-        make_record(id="amb2", slug="amb-b", filePath="src/lib/b.py", lineNumber=20),
+        # Another library raising the same words: a second cause (copies within one library fold).
+        make_record(id="amb2", slug="amb-b", repo="example/other", filePath="src/lib/b.py", lineNumber=20),
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     await import_paths(sim.services.db, [path])

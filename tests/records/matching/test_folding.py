@@ -114,3 +114,14 @@ def test_named_models_are_squashed_class_names() -> None:
         "gpt2forsequenceclassification",
         "llamaconfig",
     }
+
+
+def test_the_same_words_in_two_libraries_are_two_causes() -> None:
+    ours = _entry("ours", "src/transformers/modeling_utils.py")
+    theirs = IndexEntry(
+        id="theirs", error_message=CHECK, error_class="ValueError", file_path="src/other/core.py", line_number=5,
+        repo="example/other", curated=False, library_version="1.0",
+    )  # fmt: skip
+    result = _matcher(ours, theirs).match(PASTE)
+    assert result.status == "ambiguous"
+    assert {m.id for m in result.matches} == {"ours", "theirs"}
