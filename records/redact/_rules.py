@@ -1,0 +1,278 @@
+"""tracebot's own redaction rules: one RE2 pattern per credential or personal-data kind, with its checks.
+
+They come before gitleaks' and Microsoft's tables (records/redact/_scanner.py) when findings overlap, and
+cover what those tables miss: Discord tokens told by their base64 user id, labelled values of every
+spelling, URL credentials, home directories and e-mail addresses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from records._re2 import Pattern
+from records._re2 import compile_spans as compile_pattern
+from records.redact import _scanner
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    kind: str
+    pattern: Pattern
+    # Lower-case literals of which at least one must occur; a cheap `in` test skips most rules on
+    # ordinary tracebacks. Each must be a necessary condition for the pattern to match.
+    hints: tuple[str, ...]
+    # A check on the secret span that would be awkward in the pattern. A rejected match still consumes
+    # its text, so a check must never reject a span in which a real secret of the same rule can start.
+    accept: Callable[[str], bool] | None = None
+    # A check on the whole match (the label of a labelled secret), same caveat.
+    accept_match: Callable[[str], bool] | None = None
+
+
+def _has_digit_and_letter(value: str) -> bool:
+    """Tell a random token from an identifier or a word: tokens almost always mix both."""
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def _random(value: str) -> bool:
+    """Accept a value that looks random, not a placeholder such as 'xxxx' or 'YOUR_TOKEN_HERE'."""
+    return not _scanner.placeholder(value)
+
+
+def _hf_token(value: str) -> bool:
+    """Accept a Hugging Face token: 34 characters, or longer with a digit (not hf_someCamelCaseName)."""
+    body = value.split("_", 1)[1] if value.startswith("hf_") else value.removeprefix("api_org_")
+    return _random(value) and (len(body) == 34 or any(c.isdigit() for c in body))
+
+
+def _slack(value: str) -> bool:
+    """Accept a Slack token whose last part is not cut off ('xoxp-1-2-3-####') and not a placeholder."""
+    return not value.endswith("-") and _random(value) and _has_digit_and_letter(value)
+
+
+def _openai(value: str) -> bool:
+    """Accept an OpenAI key; 'sk-ant-' keys are Anthropic's, found by their own rule."""
+    return not value.startswith("sk-ant-") and _has_digit_and_letter(value)
+
+
+def _labelled_value(value: str) -> bool:
+    """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
+    nested = any(op in value for op in ("= ", " =", ": ")) or value.startswith("<")
+    if value.startswith(("/", "~/")) and "/" in value[2:]:
+        return False  # PWD=/home/alice/proj is a directory, left to home_user
+    return any(c.isalnum() for c in value) and _random(value) and value.lower() not in _NOT_SECRETS and not nested
+
+
+# Quoted values that are no secret; a name such as secret_name or token_type labels no secret either.
+_NOT_SECRETS = frozenset({"none", "null", "true", "false", "undefined", "nil", "password", "secret", "token"})
+_NOT_SECRET_SUFFIXES = (
+    *("name", "id", "ids", "type", "types", "path", "file", "dir", "url", "uri", "endpoint", "header"),
+    *("length", "size", "len", "count", "env", "var", "prefix", "format", "field"),
+)
+
+
+def _labelled_name(match: str) -> bool:
+    """Accept a label that names a secret, not its name, type or location (secret_name, token_path).
+
+    gitleaks' allowlists for generic keys (csrf and public tokens, stop words, known test values) apply.
+    """
+    name = match.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
+    if name.lower().endswith(_NOT_SECRET_SUFFIXES):
+        return False
+    return not _scanner.generic_allowed(_value_of(match), match.strip())
+
+
+def _value_of(match: str) -> str:
+    """Return the value part of a labelled match, quotes stripped (for the allowlists)."""
+    for operator in ("=>", ":=", "==", "=", ":"):
+        if operator in match:
+            return match.split(operator, 1)[1].strip().strip("\"'`")
+    return match
+
+
+def _has_key_body(value: str) -> bool:
+    """Accept a PEM block that is complete or has key material, not a bare header quoted in prose."""
+    body = value.split("-----", 2)[-1].replace("\\n", " ")
+    if "-----END" in value:
+        return len("".join(body.split("-----END", 1)[0].split())) >= 20
+    return any(len(word) >= 16 for word in body.split())
+
+
+_EMAIL_NOT_PERSONAL = frozenset({"git"})  # git@github.com:org/repo.git is a remote, not a person
+_IMAGE_SUFFIXES = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "ico"})  # icon@2x.png
+
+
+def _is_email(value: str) -> bool:
+    """Reject SSH remotes, retina asset names and attribute access that only look like addresses."""
+    local, _, domain = value.rpartition("@")
+    suffix = domain.rsplit(".", 1)[-1].lower()
+    code_like = domain.startswith(("self.", "cls."))
+    return local.lower() not in _EMAIL_NOT_PERSONAL and suffix not in _IMAGE_SUFFIXES and not code_like
+
+
+_B64URL = r"[A-Za-z0-9_-]"
+_B64_DIGITS = "(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5])"  # base64 of three ASCII digits
+_B64_DIGITS_TAIL = "[MNO][DTjz][AEIMQUYcgk]"  # base64 of two more ASCII digits ([MNO][AQgw]: one)
+# A value after 'password=' and the like; it must mix letters and digits (so 'None', 'os.environ'
+# and '2048' are left alone), spelled in the pattern rather than checked afterwards, because a
+# rejected match would hide a real one that starts inside it.
+_VALUE = r"[A-Za-z0-9_\-.+/=~!@#%^*${}()<>|?]"
+_SEP = r"(?:\\\\|\\|/)"  # one path separator as printed: '/', '\' or a repr's doubled '\\'
+
+_GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct", "agent", "cbt", "wt", "sa", "oat")
+
+_PEM_BEGIN = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_BODY = r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])"
+_PEM_END = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "private_key",
+        # The body stops at '-----' (a hyphen must be followed by a letter or digit, as in
+        # Proc-Type), so a block without END is still caught up to where its base64 ends. Either the
+        # block is complete or its body has a run of key material, so a flood of bare headers matches
+        # nothing instead of once per header.
+        compile_pattern(
+            rf"{_PEM_BEGIN}(?:{_PEM_BODY}*{_PEM_END}|{_PEM_BODY}*?[A-Za-z0-9+/=]{{16}}{_PEM_BODY}*(?:{_PEM_END})?)"
+        ),
+        ("private key",),
+        _has_key_body,
+    ),
+    Rule("jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",)),
+    Rule(
+        "discord_token",
+        # The first part is the unpadded base64 of a 17-20 digit user id, spelled out group by group
+        # (three ASCII digits give four characters from these sets), so no decoding check is needed.
+        compile_pattern(
+            rf"\b(?:{_B64_DIGITS}{{5}}{_B64_DIGITS_TAIL}"
+            rf"|{_B64_DIGITS}{{6}}(?:{_B64_DIGITS_TAIL}|[MNO][AQgw])?)"
+            rf"\.{_B64URL}{{5,7}}\.{_B64URL}{{25,}}"
+        ),
+        (".",),
+    ),
+    Rule(
+        "discord_webhook",
+        compile_pattern(
+            r"(?i:https?://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v\d+)?/webhooks/)"
+            rf"(\d{{17,20}}/{_B64URL}{{30,}})"
+        ),
+        ("webhooks",),
+    ),
+    Rule(
+        "slack_webhook",
+        compile_pattern(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_-]{20,})"),
+        ("hooks.slack",),
+    ),
+    Rule(
+        "huggingface_token",
+        compile_pattern(r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b"),
+        ("hf_", "api_org_"),
+        _hf_token,
+    ),
+    Rule(
+        "openai_key",
+        compile_pattern(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+        ("sk-",),
+        _openai,
+    ),
+    Rule("stripe_key", compile_pattern(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{20,}\b"), ("k_live_", "k_test_")),
+    Rule(
+        "aws_access_key",
+        compile_pattern(r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"),
+        ("akia", "asia", "abia", "acca", "a3t"),
+        _random,
+    ),
+    Rule(
+        "slack_token",
+        compile_pattern(r"\b(?:xox[abposre]-(?:\d-)?\d{6,}-[A-Za-z0-9-]{8,}|xapp-\d-[A-Za-z0-9-]{10,})"),
+        ("xox", "xapp-"),
+        _slack,
+    ),
+    Rule(
+        "gitlab_token",
+        # GitLab's documented prefixes and lengths (gitleaks knows some of them only next to a label).
+        compile_pattern(
+            r"\b(?:(?:gl(?:pat|dt|ft|soat|rt|wt|sa|oat|ffct)-|GR1348941|glcbt-(?:[0-9a-fA-F]{2}_)?)[0-9A-Za-z_-]{20,50}"
+            r"|glimt-[0-9A-Za-z_-]{25}|glptt-[0-9A-Za-z_-]{40}|glagent-[0-9A-Za-z_-]{50,1000}|gloas-[0-9A-Za-z_-]{64})\b"
+        ),
+        (*(f"gl{p}-" for p in _GITLAB_PREFIXES), "gr1348941"),
+        _random,
+    ),
+    Rule(
+        "telegram_bot_api_token",
+        # A bot id of 8-10 digits, ':AA' and 33 characters; not after a letter, so 'bot123:AA...' in a
+        # Bot API URL is left to the URL's own rules.
+        compile_pattern(r"(?:\A|[^0-9A-Za-z_])(\d{8,10}:AA[0-9A-Za-z_-]{33})\b"),
+        (":aa",),
+    ),
+    Rule("mailgun_key", compile_pattern(r"\bkey-[0-9a-f]{32}\b"), ("key-",), _random),
+    Rule("npm_token", compile_pattern(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
+    Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
+    Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
+    Rule("groq_key", compile_pattern(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
+    Rule(
+        "aws_secret_key",
+        compile_pattern(
+            r"(?i:\b(?:aws_?)?secret_?access_?key\b|\baws_?secret_?key\b)"
+            r"[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{30,})"
+        ),
+        ("secret",),
+    ),
+    Rule(
+        "url_credentials",
+        # Brackets are excluded so that an already redacted URL is not matched again.
+        compile_pattern(r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://([^\s/?#@:\"'<>\[\]]*:[^\s/?#\"'<>\[\]]+)@"),
+        ("://",),
+    ),
+    Rule(
+        "bearer_token",
+        compile_pattern(r"(?i:\b(?:bearer|basic))\s+([A-Za-z0-9._~+/-]{16,}=*)"),
+        ("bearer", "basic"),
+        _has_digit_and_letter,
+    ),
+    Rule(
+        "generic_secret",
+        # The name must not follow '/', '-', '_' or a letter, so the user name in
+        # https://x-access-token:secret@host is left to url_credentials and the host survives; nor
+        # ']', the end of a marker, or redacting a neighbour would make it match on a second pass.
+        # The name may be camelCase (apiKey, clientSecret) with a prefix and suffix (db_pass_secure); the
+        # operator '=', ':', ':=', '=>', '?=' or a comparison. A quoted value may hold anything but its
+        # quote (spaces and '$' included); a bare one must mix letters and digits, so 'None',
+        # 'os.environ' and '2048' are left alone. Neither may start with '[', the start of a marker.
+        compile_pattern(
+            r"(?:\A|[^/A-Za-z0-9_\-\]])(?i:(?:[a-z0-9]+[_.-])*(?:[a-z0-9]*"
+            r"(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secrete?|client[_-]?secret|password|passwd"
+            r"|pwd|private[_-]?key|credentials?)|pass)(?:[_.-][a-z0-9]+)*\b)"
+            r"[\"'`]?\s*(?:=>|::?=|\?=|[!=]==?|[:=])\s*"
+            r"(?:\"([^\"\s\[][^\"\n]{2,200})\"|'([^'\s\[][^'\n]{2,200})'|`([^`\s\[][^`\n]{2,200})`"
+            rf"|({_VALUE}*(?:[0-9]{_VALUE}*[A-Za-z]|[A-Za-z]{_VALUE}*[0-9]){_VALUE}*))"
+        ),
+        ("key", "token", "secret", "pass", "pwd", "credential"),
+        _labelled_value,
+        _labelled_name,
+    ),
+    Rule(
+        "email",
+        # The address must not follow ':' (or a character of an address), so the password in
+        # https://user:pass@host is left to url_credentials and the host survives; mailto: is allowed.
+        # Not after ']' either, for the same reason as generic_secret.
+        compile_pattern(
+            r"(?:\A|[^A-Za-z0-9._%+\-:\]]|(?i:mailto:))"
+            r"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+        ),
+        ("@",),
+        _is_email,
+    ),
+    Rule(
+        "home_user",
+        # A Windows profile folder may contain spaces, so take the shortest name that a separator
+        # ends; otherwise take a name without spaces. '<' keeps '<user>' from being matched again.
+        # Its own rule: a match ends past the separator, which may begin a /home/ path.
+        compile_pattern(
+            rf"\b[A-Za-z]:{_SEP}(?i:users){_SEP}"
+            r"(?:([^\\/\r\n\t\"'<>:|*?\[\]]{1,64}?)(?:\\|/)|([^\\/\s\"'<>:|*?;,()\[\]{}=]+))"
+        ),
+        ("users",),
+    ),
+    Rule("home_user", compile_pattern(r"(?:/home|/Users)/([^\\/\s\"'<>:|*?;,()\[\]{}=]+)"), ("home/", "users/")),
+)
