@@ -139,7 +139,7 @@ def observe(text: str, *, paste_chars: int = 8_000, sample_chars: int = 1_500) -
     if primary is None or not extraction.is_error:
         return Skipped("no error", kinds)
     error = unwrap(extraction.errors, primary)
-    if not error.message or _is_wrapper(error):
+    if not error.message:
         error = _told_elsewhere(error, extraction.fragments, body)
     found = fingerprint(error.error_class, error.message, error.frames)
     return Observation(
@@ -196,6 +196,9 @@ def unwrap(errors: tuple[ExtractedError, ...], primary: ExtractedError) -> Extra
 
 def _told_elsewhere(error: ExtractedError, fragments: tuple[ExtractedError, ...], body: str) -> ExtractedError:
     """Give a traceback cut off before its exception line the message the paste tells elsewhere, if any."""
+    if _is_wrapper(error) and (failed := _first(_TORCHRUN_FAILED, body)):
+        # torchrun's report: only the script stays the same from run to run (not time, host, rank, pid).
+        return ExtractedError(error.error_class, f"{failed.group(1)} FAILED", error.frames, error.kind)
     if said := _first(_COMFY_EXCEPTION, body):
         return ExtractedError(None, said.group(1).strip(), error.frames, error.kind)
     for fragment in fragments:

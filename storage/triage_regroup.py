@@ -39,8 +39,6 @@ _MOVE_PLACES = (
 async def route(conn: aiosqlite.Connection, obs: Observation) -> int | None:
     """Return the group a paste belongs to (through aliases, the loose key and split rules), or None."""
     group_id = await _alias(conn, obs.key)
-    if group_id is None and obs.loose_key and obs.loose_key != obs.key and obs.masked:
-        group_id = await _alias(conn, obs.loose_key)
     if group_id is None and obs.masked:
         # A bare final line joins a traceback's group, and a traceback joins a bare line's group.
         sql = (

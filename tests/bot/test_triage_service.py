@@ -222,3 +222,73 @@ def test_parse_report_id(text: str, expected: int) -> None:
 def test_parse_report_id_refuses_other_text(text: str) -> None:
     with pytest.raises(TriageError, match="report ids are numbers"):
         parse_report_id(text)
+
+
+def frame_paste(word: str, user: str = "alice") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "/home/{user}/run.py", line 3, in <module>\n'
+        "    go()\n"
+        '  File "/venv/lib/python3.11/site-packages/engine/core.py", line 9, in run\n'
+        "    raise RuntimeError(msg)\n"
+        f"RuntimeError: engine {word} stalled\n"
+    )
+
+
+async def test_split_refuses_what_it_cannot_do_and_changes_nothing(
+    make_service: Callable[..., TriageService],
+) -> None:
+    service = make_service()
+    one = await service.log_paste(frame_paste("one"), where(author=1))
+    assert one.group is not None
+    report = one.group.id
+    with pytest.raises(TriageError, match=f"report #{report} has 1 sample"):
+        await service.split(report, [1])
+    await service.log_paste(frame_paste("one", user="bob"), where(author=2))
+    samples = [s.id for s in (await service.show(report)).samples]
+    with pytest.raises(TriageError, match="not all of them"):
+        await service.split(report, samples)
+    with pytest.raises(TriageError, match="sample 999 is not a sample"):
+        await service.split(report, [999])
+    with pytest.raises(TriageError, match="nothing tells them apart"):
+        await service.split(report, samples[:1])
+    with pytest.raises(TriageError, match="into itself"):
+        await service.merge(report, report)
+    after = await service.show(report)
+    assert after.group.count == 2 and [s.id for s in after.samples] == samples
+
+
+async def test_reanswer_targets_are_recent_unanswered_and_off_with_zero(
+    make_service: Callable[..., TriageService],
+) -> None:
+    clock = Clock()
+    service = make_service(clock=clock)
+    await service.log_paste(paste(), where(author=1))
+    clock.now += timedelta(days=8)
+    logged = await service.log_paste(paste(), where(author=2))
+    assert logged.group is not None
+    targets = await service.reanswer_targets(logged.group.id, RECORD)
+    assert [(t.author_id, t.message_id, t.record_id) for t in targets] == [(2, 2, RECORD)]
+    await service.answered(targets)
+    assert await service.reanswer_targets(logged.group.id, RECORD) == []  # once per paste
+    assert await make_service(clock=clock, reanswer_days=0).reanswer_targets(logged.group.id, RECORD) == []
+
+
+async def test_linking_to_a_deleted_record_changes_nothing(
+    seeded: Database, make_service: Callable[..., TriageService]
+) -> None:
+    service = make_service()
+    logged = await service.log_paste(paste(), where())
+    assert logged.group is not None
+    async with seeded.transaction() as conn:
+        await conn.execute("DELETE FROM records WHERE id = ?", (RECORD,))
+    with pytest.raises(UnknownRecord):
+        await service.link(logged.group.id, RECORD)
+    group = (await service.show(logged.group.id)).group
+    assert group.status == "new" and group.record_id is None
+
+
+def test_reanswer_setting_defaults_to_seven_days(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings(_env_file=None).triage.reanswer_days == 7  # type: ignore[call-arg]
+    monkeypatch.setenv("TRACEBOT_TRIAGE_REANSWER_DAYS", "0")
+    assert Settings(_env_file=None).triage.reanswer_days == 0  # type: ignore[call-arg]

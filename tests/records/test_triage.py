@@ -17,6 +17,7 @@ from records.triage import (
     draft_record,
     example_template,
     observe,
+    split_rule,
     usable_example,
 )
 
@@ -243,3 +244,66 @@ def test_a_draft_without_literal_text_gets_no_pattern() -> None:
     group.masked = "<q>"
     record = draft_record(group)["record"]
     assert (record["errorMessage"], record["messagePattern"], record["slug"]) == ("{q}", None, "permissionerror")
+
+
+CAUSE = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/a/run.py", line 3, in <module>\n'
+    "    load()\n"
+    '  File "/venv/lib/python3.11/site-packages/datasets/packaged_modules/json/json.py", line 90, in _generate\n'
+    "    raise KeyError(key)\n"
+    "KeyError: 'text' not found in token map\n"
+)
+DATASET_WRAPPER = (
+    "\nThe above exception was the direct cause of the following exception:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/venv/lib/python3.11/site-packages/datasets/builder.py", line 1627, in _prepare_split_single\n'
+    '    raise DatasetGenerationError("An error occurred while generating the dataset") from e\n'
+    "datasets.exceptions.DatasetGenerationError: An error occurred while generating the dataset\n"
+)
+TORCHRUN = (
+    "Traceback (most recent call last):\n"
+    '  File "/venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 263, in launch_agent\n'
+    "    raise ChildFailedError(\n"
+    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+    "=====\ntrain.py FAILED\n  host      : node-{host}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CAUSE,
+        CAUSE + DATASET_WRAPPER,
+        "\n".join(f"[rank3]: {line}" for line in CAUSE.splitlines()),
+        CAUSE + TORCHRUN.format(host=7),
+        CAUSE.replace("/home/a/run.py", "/Users/bob/x/train.py").replace("'text'", "'input_ids'"),
+    ],
+    ids=["plain", "datasets wrapper", "rank prefix", "torchrun wrapper", "other user and key"],
+)
+def test_wrappers_prefixes_and_users_frames_keep_the_group(text: str) -> None:
+    found = observed(text)
+    assert found.key == observed(CAUSE).key
+    assert f"{found.error_class}: {found.masked}" == "KeyError: '<key>' not found in token map"
+    assert found.frame == "datasets/packaged_modules/json/json.py:_generate"
+
+
+def test_a_wrapper_alone_is_grouped_by_what_stays_the_same() -> None:
+    one, two = observed(TORCHRUN.format(host=1)), observed(TORCHRUN.format(host=2))
+    assert one.key == two.key and one.masked == "train.py FAILED"
+    caught = observed(
+        "ValueError: Caught ValueError in replica 1 on device 1.\nOriginal Traceback (most recent call last):\n"
+    )
+    assert (caught.error_class, caught.masked) == ("ValueError", "Caught ValueError in replica <n> on device <n>.")
+
+
+@pytest.mark.parametrize(
+    ("chosen", "rest", "rule"),
+    [
+        ([{"frame": "a:f", "message": "x"}], [{"frame": "b:g", "message": "x"}], ("frame", ("a:f",))),
+        ([{"frame": "", "message": "x 1"}], [{"frame": "", "message": "x 2"}], ("message", ("x 1",))),
+        ([{"frame": "a:f", "message": "x"}], [{"frame": "a:f", "message": "x"}], None),
+    ],
+)
+def test_split_rule(chosen: list[dict[str, str]], rest: list[dict[str, str]], rule: object) -> None:
+    assert split_rule(chosen, rest) == rule

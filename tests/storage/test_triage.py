@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from records.errors import UnknownRecord, UnknownReport
+from records.errors import TriageError, UnknownRecord, UnknownReport
 from records.triage import Observation, PasteOrigin, TriageLimits
 from storage.database import Database
 from storage.importer import import_paths
@@ -173,3 +173,103 @@ async def test_unknown_report_or_record_changes_nothing(repo: TriageRepository, 
         await repo.reopen(99, reviewer=None, now=DAY2)
     assert await snapshot(seeded) == before
     assert await repo.get(99) is None and await repo.report(99) is None
+
+
+def framed(n: int, frame: str = "", detail: str = "") -> Observation:
+    """An observation of error n, with or without a library frame (its key then differs)."""
+    plain = obs(n)
+    key = f"key{n:04d}" + (f"@{frame}" if frame else "")
+    return Observation(
+        key=key, error_class=plain.error_class, masked=plain.masked, sample=f"sample {detail}",
+        frame=frame, loose_key=plain.key, detail=detail or plain.masked,
+    )  # fmt: skip
+
+
+async def test_a_bare_final_line_and_a_traceback_of_one_error_group_together(repo: TriageRepository) -> None:
+    traced = await repo.log(framed(1, "lib/core.py:run"), origin(author=1), LIMITS, DAY1)
+    bare = await repo.log(framed(1), origin(author=2), LIMITS, DAY1)
+    elsewhere = await repo.log(framed(1, "lib/other.py:go"), origin(author=3), LIMITS, DAY1)
+    assert traced.group is not None and bare.group is not None and elsewhere.group is not None
+    assert bare.group.id == traced.group.id and bare.group.people == 2
+    assert elsewhere.group.id != traced.group.id  # raised elsewhere in the library: another error
+    assert traced.group.frame == "lib/core.py:run"
+
+
+async def test_a_message_cut_short_finds_its_group(repo: TriageRepository) -> None:
+    long = Observation(
+        key="a", error_class="OSError", masked="Can't load tokenizer for '<repo>'. Check the path.", sample="s"
+    )
+    cut = Observation(key="b", error_class="OSError", masked="Can't load tokenizer for '<path>'", sample="s")
+    short = Observation(key="c", error_class="OSError", masked="Can't load", sample="s")
+    first = await repo.log(long, origin(author=1), LIMITS, DAY1)
+    again = await repo.log(cut, origin(author=2), LIMITS, DAY1)
+    other = await repo.log(short, origin(author=3), LIMITS, DAY1)
+    assert first.group and again.group and other.group
+    assert again.group.id == first.group.id and other.group.id != first.group.id  # too short to say
+
+
+async def test_merge_moves_everything_and_routes_future_pastes(repo: TriageRepository) -> None:
+    a = await repo.log(obs(1, libraries={"torch": "2.3.0"}), origin(author=1), LIMITS, DAY1)
+    b = await repo.log(obs(2, libraries={"torch": "2.4.1"}), origin(author=2, channel=11), LIMITS, DAY2)
+    await repo.log(obs(2), origin(author=3, channel=11), LIMITS, DAY2)
+    assert a.group is not None and b.group is not None
+    review = await repo.merge(b.group.id, a.group.id, DAY2)
+    group = review.group
+    assert (group.id, group.count, group.people, group.channels) == (a.group.id, 3, 3, 2)
+    assert group.versions == {"torch": ["2.3.0", "2.4.1"]} and (group.first_seen, group.last_seen) == (DAY1, DAY2)
+    assert await repo.get(b.group.id) is None and await repo.merged_into(b.group.id) == a.group.id
+    later = await repo.log(obs(2), origin(author=4), LIMITS, DAY2)
+    assert later.group is not None and later.group.id == a.group.id and not later.new_group
+    report = await repo.report(a.group.id)
+    assert report is not None and len(report.samples) == LIMITS.samples_per_group
+
+
+@pytest.mark.parametrize(
+    ("source", "into", "message"),
+    [(1, 1, "cannot merge report #1 into itself"), (1, 99, "no triage report with id 99"), (99, 1, "id 99")],
+)
+async def test_bad_merges_change_nothing(repo: TriageRepository, source: int, into: int, message: str) -> None:
+    await repo.log(obs(1), origin(author=1), LIMITS, DAY1)
+    before = await repo.report(1)
+    with pytest.raises(TriageError, match=message):
+        await repo.merge(source, into, DAY2)
+    assert await repo.report(1) == before
+
+
+async def test_merging_a_linked_group_into_a_new_one_keeps_the_link(seeded: Database) -> None:
+    repo = TriageRepository(seeded)
+    await repo.log(obs(1), origin(author=1), LIMITS, DAY1)
+    await repo.log(obs(2), origin(author=2), LIMITS, DAY1)
+    await repo.link(2, SEED_IDS["stateful"], ["bad thing number {n} happened"], None, DAY1)
+    review = await repo.merge(2, 1, DAY2)
+    assert review.group.status == "linked" and review.group.record_id == SEED_IDS["stateful"]
+    assert review.removed == [] and len([e async for e in repo.example_entries()]) == 1
+
+
+async def test_split_moves_samples_and_its_rule_routes_future_pastes(repo: TriageRepository) -> None:
+    for author, detail in ((1, "one"), (2, "two"), (3, "one")):
+        await repo.log(framed(1, detail=detail), origin(author=author), LIMITS, DAY1)
+    report = await repo.report(1)
+    assert report is not None
+    moved = [s.id for s in report.samples if s.detail == "two"]
+    new_id = await repo.split(1, sample_ids=moved, part="message", values=["two"], now=DAY2)
+    old, new = await repo.get(1), await repo.get(new_id)
+    assert old is not None and new is not None
+    assert (old.count, old.people, new.count, new.people) == (2, 2, 1, 1)
+    later = await repo.log(framed(1, detail="two"), origin(author=4), LIMITS, DAY2)
+    stays = await repo.log(framed(1, detail="one"), origin(author=5), LIMITS, DAY2)
+    assert later.group is not None and later.group.id == new_id
+    assert stays.group is not None and stays.group.id == 1
+    # Merging the split group back drops its rule: pastes come home again.
+    await repo.merge(new_id, 1, DAY2)
+    back = await repo.log(framed(1, detail="two"), origin(author=6), LIMITS, DAY2)
+    assert back.group is not None and back.group.id == 1
+
+
+async def test_unanswered_samples_are_recent_replyable_and_answered_once(repo: TriageRepository) -> None:
+    await repo.log(obs(1), origin(author=1), LIMITS, DAY1)
+    await repo.log(obs(1), origin(author=2), LIMITS, DAY2)
+    waiting = await repo.unanswered(DAY2, 1)
+    assert [(s.author_id, s.message_id, s.channel_id) for s in waiting] == [(2, 2010, 10)]
+    await repo.mark_answered([s.id for s in waiting], DAY2)
+    assert [s.author_id for s in await repo.unanswered(DAY1)] == [1]  # older, still waiting
