@@ -91,6 +91,11 @@ class Paste:
 ALIASES = {"EnvironmentError": "OSError", "IOError": "OSError"}
 
 
+# Pastes whose library field names who imported, not what failed: the error is Python's
+# "cannot import name X from 'transformers'" whoever runs the import.
+FOREIGN_LIBRARY = {"rf-032": "python"}
+
+
 def label_of(case: dict[str, Any], *, by_cause: bool = False) -> str | None:
     """Return the ground-truth label of a real paste, or None when it has none.
 
@@ -101,7 +106,8 @@ def label_of(case: dict[str, Any], *, by_cause: bool = False) -> str | None:
         cls = ALIASES.get(case["errorClass"], case["errorClass"])
         return f"{cls} | {case['template']}" + ("" if by_cause else f" | {case['filePath']}")
     shape = FOREIGN_SHAPES.get(case["id"])
-    return f"{case['library']} | {case['errorClass']} | {shape}" if shape else None
+    library = FOREIGN_LIBRARY.get(case["id"], case["library"])
+    return f"{library} | {case['errorClass']} | {shape}" if shape else None
 
 
 def library_frame(case: dict[str, Any]) -> str | None:

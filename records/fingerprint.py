@@ -128,7 +128,7 @@ _ITEM = r"(?:'[^'\n]*'|\"[^\"\n]*\")"
 _MASK = compile_pattern(
     "|".join(
         [
-            rf"(?P<keep>\[REDACTED:[a-z_]+\]|<(?:{'|'.join(PLACEHOLDERS)})>)",
+            rf"(?P<keep>\[REDACTED:[a-z_]+\]|<(?:{'|'.join(PLACEHOLDERS)})>|<path in [\w.-]+>)",
             # Reprs: <class 'x.Y'>, <function f at 0x...>, <x.Y object at 0x...>.
             r"(?P<repr><(?:class|function|module|bound method|built-in \w+|[\w.]+ object)\b[^<>\n]{0,200}>)",
             r"(?P<url>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"`<>]*)",
@@ -169,7 +169,7 @@ _QUOTED = (
 )
 _HAS_DIGIT = compile_pattern(r"\d")
 _HAS_LETTER = compile_pattern(r"[A-Za-z]")
-_ONLY_PLACEHOLDER = compile_pattern(rf"^(?:<(?:{'|'.join(PLACEHOLDERS)})>|\[REDACTED:[a-z_]+\])$")
+_ONLY_PLACEHOLDER = compile_pattern(rf"^(?:<(?:{'|'.join(PLACEHOLDERS)})>|<path in [\w.-]+>|\[REDACTED:[a-z_]+\])$")
 
 
 def _quoted_kind(content: str) -> str:
@@ -213,7 +213,14 @@ def _mask_id(value: str) -> str:
     return "<id>" if _found(_HAS_DIGIT, value) and _found(_HAS_LETTER, value) else value
 
 
-_SPECIAL = {"repr": _mask_repr, "q": _mask_quoted, "reqid": _mask_request_id, "id": _mask_id}
+def _mask_path(value: str) -> str:
+    # A path into an installed library keeps the library's name: it tells import errors apart.
+    found = next(iter(_INSTALLED.finditer(value)), None)
+    return f"<path in {found.group(1)}>" if found is not None else "<path>"
+
+
+_INSTALLED = compile_pattern(r"(?:site|dist)-packages[\\/]+([A-Za-z_][\w.-]*?)(?:\.py)?(?:[\\/]|$)")
+_SPECIAL = {"repr": _mask_repr, "q": _mask_quoted, "reqid": _mask_request_id, "id": _mask_id, "path": _mask_path}
 
 
 def mask_message(message: str) -> str:

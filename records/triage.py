@@ -57,7 +57,7 @@ _JUNK = dict.fromkeys(
     [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0), 0xFFFD, *range(0xD800, 0xE000)]
 )
 _SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
-_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]|<(?:" + "|".join(PLACEHOLDERS) + r")>")
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]|<(?:" + "|".join(PLACEHOLDERS) + r")(?: in [\w.-]+)?>")
 _SLUG_JUNK = re.compile(r"[^a-z0-9]+")
 _REGEX_SYNTAX = re.compile(r"[\\.^$|?*+()\[\]{}]")
 
@@ -202,8 +202,8 @@ def _told_elsewhere(error: ExtractedError, fragments: tuple[ExtractedError, ...]
     if said := _first(_COMFY_EXCEPTION, body):
         return ExtractedError(None, said.group(1).strip(), error.frames, error.kind)
     for fragment in fragments:
-        words = fragment.message.split()
-        if len(words) >= 3 and not _first(_NOT_A_MESSAGE, fragment.message):
+        text = " ".join(fragment.message.split())
+        if len(text.split()) >= 3 and not _is_wrapper(fragment) and not _first(_NOT_A_MESSAGE, text):
             return ExtractedError(fragment.error_class, fragment.message, error.frames, error.kind)
     if error.frames and not any(frame.library for frame in error.frames):
         # Nothing but the user's frames: the innermost one is all there is to tell this paste by.
@@ -328,7 +328,7 @@ def _escape_braces(text: str) -> str:
 
 
 def _hole_name(placeholder: str) -> str:
-    return "redacted" if placeholder.startswith("[") else placeholder.strip("<>")
+    return "redacted" if placeholder.startswith("[") else placeholder.strip("<>").split(" ", 1)[0]
 
 
 SPLIT_PARTS = ("frame", "message")
