@@ -180,3 +180,38 @@ def test_every_triage_command_has_help_and_db() -> None:
         assert {"--help", "--db"} <= options, name
         assert parser.description, name
         assert all(a.help for a in parser._actions if a.dest != "help"), name
+
+
+def engine_paste(word: str, user: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "/home/{user}/run.py", line 3, in <module>\n'
+        "    go()\n"
+        '  File "/venv/lib/python3.11/site-packages/engine/core.py", line 9, in run\n'
+        "    raise RuntimeError(msg)\n"
+        f"RuntimeError: engine {word} stalled\n"
+    )
+
+
+def test_merge_and_split(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "regroup.db"
+    pastes = [(engine_paste("one", "a"), 1), (engine_paste("two", "b"), 2), (engine_paste("two", "c"), 3)]
+    asyncio.run(fill(path, pastes))
+    db = str(path)
+    status, out, err = run(capsys, "triage", "merge", "1", "1", "--db", db)
+    assert status != 0 and err.strip().endswith("cannot merge report #1 into itself") and not out
+    status, out, _ = run(capsys, "triage", "merge", "#2", "1", "--db", db)
+    assert status == 0 and out == "report #2 merged into #1 (3 pastes)\n"
+    status, out, _ = run(capsys, "triage", "show", "1", "--json", "--db", db)
+    shown = json.loads(out)
+    assert shown["people"] == 3 and shown["groupedBy"]["frame"] == "engine/core.py:run"
+    assert shown["title"] == "RuntimeError: engine one stalled"
+    two = [s["id"] for s in shown["samples"] if "two" in s["text"]]
+    status, out, err = run(capsys, "triage", "split", "1", str(two[0]), "--db", db)  # the other "two" stays
+    assert status != 0 and "nothing tells them apart" in err and not out
+    status, out, err = run(capsys, "triage", "split", "1", *map(str, two), "--json", "--db", db)
+    assert status == 0, err
+    done = json.loads(out)
+    assert done["new"]["count"] == 2 and done["rule"] == {"message": ["engine two stalled"]}
+    status, out, _ = run(capsys, "triage", "show", "2", "--db", db)
+    assert status != 0
