@@ -80,7 +80,8 @@ class Settings(BaseSettings):
     # bound what waits (per channel and in all) and what is being read and matched at any moment.
     deferred_per_channel: int = Field(default=20, ge=0, description="answers waiting for a cooldown, per channel")
     deferred_total: int = Field(default=500, ge=0, description="answers waiting for a cooldown, in all")
-    max_in_flight: int = Field(default=200, ge=1, description="pastes being read and matched at once")
+    max_in_flight: int = Field(default=8, ge=1, description="pastes being read and matched at once")
+    max_queued: int = Field(default=2000, ge=1, description="pastes waiting or being handled at once")
 
     # Reading pastes: attachments and paste-site links.
     max_attachment_bytes: int = Field(default=512 * 1024, gt=0, description="largest attachment read")

@@ -129,7 +129,7 @@ async def test_an_unmatched_paste_reaches_triage_whatever_the_cooldown(sim: Sim)
 async def test_pastes_beyond_the_in_flight_bound_are_counted_not_read(sim: Sim) -> None:
     cog = sim.bot.get_cog("Answers")
     assert isinstance(cog, Answers)
-    cog.max_in_flight = 0  # everything overflows
+    cog.max_queued = 0  # everything overflows
     await sim.member.send(sim.help, STATEFUL)
     assert answers(sim, sim.help) == []
     assert sim.events["paste_unmatched"] == []

@@ -4,8 +4,9 @@ is ``_lifecycle``.
 
 Every admitted paste is matched, whatever the cooldowns say (an unmatched one reaches triage, which
 has its own caps); a reply that a cooldown holds back waits in ``_deferred`` and goes out when the
-cooldown lapses. Work is bounded: at most ``max_in_flight`` pastes are read and matched at once, and
-what is refused for room is counted and logged with its message id.
+cooldown lapses. Work is bounded: at most ``max_in_flight`` pastes are read and matched at once, at
+most ``max_queued`` wait for their turn (a flood is answered in order, its memory capped), and what is
+refused for room is counted and logged with its message id.
 
 Only ids and statuses are logged; paste text never is (it may hold secrets).
 """
@@ -63,6 +64,8 @@ class Answers(commands.Cog):
         self.keeper = ReplyKeeper(bot, services.replies)
         self._inflight: set[asyncio.Task[Any]] = set()
         self.max_in_flight = settings.max_in_flight
+        self.max_queued = settings.max_queued
+        self._slots = asyncio.Semaphore(settings.max_in_flight)
         self.peak_in_flight = 0
         self.asked = SeenIds()  # pastes already asked for their missing line
         self.deferred: DeferredReplies[Held] = DeferredReplies(
@@ -93,7 +96,7 @@ class Answers(commands.Cog):
         self._inflight.add(task)
         self._gauge_in_flight()
         try:
-            async with self.locks.hold(message_id):
+            async with self._slots, self.locks.hold(message_id):
                 yield
         finally:
             self._inflight.discard(task)
@@ -160,8 +163,8 @@ class Answers(commands.Cog):
         return reason is None, config
 
     def _overflowing(self, message_id: int) -> bool:
-        """Refuse a paste when ``max_in_flight`` are already being read and matched (counted, logged)."""
-        if len(self._inflight) < self.max_in_flight:
+        """Refuse a paste when ``max_queued`` are already waiting or being handled (counted, logged)."""
+        if len(self._inflight) < self.max_queued:
             return False
         log.info("message %s not read: %d pastes already in flight", message_id, len(self._inflight))
         self._count_overflow("in_flight")
