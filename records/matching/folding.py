@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from records.matching.align import squash
 from records.matching.evidence import short_class
@@ -44,7 +45,19 @@ class Site:
 
         The same words raised by two libraries are two causes, each with its own explanation.
         """
-        return self.repo, short_class(self.error_class), literal_key(parse_template(self.error_message))
+        return self.repo, short_class(self.error_class), cause_text(self.error_message)
+
+
+@lru_cache(maxsize=65_536)
+def cause_text(message: str) -> str:
+    """Return a template's literal text, white space normalised (cached: the same templates recur)."""
+    return literal_key(parse_template(message))
+
+
+@lru_cache(maxsize=65_536)
+def squashed_literal(message: str) -> str:
+    """Return a template's literal text squashed (``records.matching.align.squash``), cached."""
+    return squash(parse_template(message).literal)
 
 
 def named_models(text: str) -> frozenset[str]:

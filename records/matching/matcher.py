@@ -20,7 +20,6 @@ from typing import Literal
 from rapidfuzz import fuzz, utils
 
 from records.extract import ExtractedError, Extraction, extract
-from records.matching.align import squash
 from records.matching.evidence import (
     LINE_TOLERANCE,
     Evidence,
@@ -31,10 +30,17 @@ from records.matching.evidence import (
     short_class,
     text_evidence,
 )
-from records.matching.folding import Site, fold, fold_reason, is_other_backend, named_models, representative_key
+from records.matching.folding import (
+    Site,
+    fold,
+    fold_reason,
+    is_other_backend,
+    named_models,
+    representative_key,
+    squashed_literal,
+)
 from records.matching.generic import is_generic
 from records.matching.index import Candidate, IndexEntry, MatchIndex
-from records.matching.template import parse_template
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
@@ -339,13 +345,13 @@ def _join_curated(answers: list[Match], framed: list[bool]) -> tuple[list[Match]
 
 def _host_of(curated: Match, answers: list[Match]) -> Match | None:
     """Return the mined answer in the curated one's file, of its class, whose text starts with its text."""
-    opening = squash(parse_template(curated.error_message).literal)
+    opening = squashed_literal(curated.error_message)
     for other in answers:
         if other is curated or other.line_number is None or other.file_path != curated.file_path:
             continue
         if short_class(other.error_class) != short_class(curated.error_class):
             continue
-        if opening and squash(parse_template(other.error_message).literal).startswith(opening):
+        if opening and squashed_literal(other.error_message).startswith(opening):
             return other
     return None
 
