@@ -27,7 +27,8 @@ from storage.triage_models import example_id
 MAX_SPLIT_DEPTH = 8
 # A message this long or longer finds the group of a paste that cut it short (or that it cuts short).
 MIN_PREFIX_CHARS = 30
-MAX_PREFIX_CANDIDATES = 2_000  # the most seen groups of a class are compared, the long tail is not
+MAX_PREFIX_CANDIDATES = 200  # the most seen groups that start alike are compared, the long tail is not
+PREFIX_HEAD_CHARS = 10
 _MOVE_PLACES = (
     "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) "
     "SELECT ?, guild_id, channel_id, count, last_seen FROM triage_places WHERE group_id = ? AND true "
@@ -66,12 +67,16 @@ async def _by_prefix(conn: aiosqlite.Connection, obs: Observation) -> int | None
     mine = coarse(obs.masked)
     if len(mine) < MIN_PREFIX_CHARS:
         return None
+    # A message cut short starts as the whole one does: SQLite compares the first characters, and only
+    # the groups that start alike are compared as keys see them.
     sql = (
-        "SELECT id, masked FROM triage_groups WHERE length(masked) >= ? AND (error_class = ? OR error_class = '' "
-        "OR ? = '') AND (frame = '' OR ? = '' OR frame = ?) ORDER BY count DESC, id LIMIT ?"
+        "SELECT id, masked FROM triage_groups WHERE substr(masked, 1, ?) = substr(?, 1, ?) "
+        "AND (error_class = ? OR error_class = '' OR ? = '') AND (frame = '' OR ? = '' OR frame = ?) "
+        "ORDER BY count DESC, id LIMIT ?"
     )
-    cls, frame = obs.error_class, obs.frame
-    for row in await fetch_rows(conn, sql, (MIN_PREFIX_CHARS, cls, cls, frame, frame, MAX_PREFIX_CANDIDATES)):
+    cls, frame, head = obs.error_class, obs.frame, PREFIX_HEAD_CHARS
+    params = (head, obs.masked, head, cls, cls, frame, frame, MAX_PREFIX_CANDIDATES)
+    for row in await fetch_rows(conn, sql, params):
         theirs = coarse(str(row["masked"]))
         if len(theirs) >= MIN_PREFIX_CHARS and (theirs.startswith(mine) or mine.startswith(theirs)):
             return int(row["id"])
