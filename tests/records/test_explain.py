@@ -56,9 +56,15 @@ def from_pretrained(path, trust_remote_code=False, optim="adamw_torch", dtype="a
     if kwargs.pop("legacy", None):
         raise ValueError("The `legacy` argument is not supported any more.")
     try:
-        import missing_module  # noqa: F401
+        import sentencepiece  # noqa: F401
     except ImportError:
         raise ImportError("We could not import the module.")
+    try:
+        first(path)
+        second(path)
+        third(path)
+    except RuntimeError:
+        raise RuntimeError("One of the steps failed.")
     raise ValueError("Unreachable in practice.")
 
 
@@ -202,7 +208,7 @@ def test_a_removed_api_points_to_the_release_that_had_it(records: list[Record]) 
     ("start", "field"),
     [
         ("The `legacy` argument", "documentation"),  # a condition with side effects (kwargs.pop)
-        ("We could not import", "documentation"),  # a raise in an except block with no condition
+        ("One of the steps failed", "documentation"),  # an except after three calls: which failed is unknown
         ("Unreachable in practice", "documentation"),  # after other statements: no guard to read
     ],
 )
@@ -315,6 +321,77 @@ def test_tests_around_a_try_are_not_the_cause_of_an_error_raised_in_its_except(t
                 raise OSError(f"Can't load the configuration of '{path}'.")
     """
     record = _record(_mine(tmp_path, {"hub.py": source}), "Can't load the configuration")
-    assert (
-        record.documentation is None and record.trigger_scenarios == "except OSError (inside: if not (is_local(path)))"
+    assert record.documentation == "`get_config()` raises `OSError` when the call to `download()` fails with `OSError`."
+    assert record.trigger_scenarios == "When you call `get_config()` and the call to `download()` fails with `OSError`."
+
+
+def test_an_import_failing_in_a_try_says_which_package_to_install(records: list[Record]) -> None:
+    record = _record(records, "We could not import")
+    assert record.documentation == (
+        "`from_pretrained()` raises `ImportError` when `import sentencepiece` fails with `ImportError`."
     )
+    assert record.solutions[0] == "Install `sentencepiece` (the command is in the example fix)."
+    assert record.example_fix == "pip install sentencepiece"
+
+
+HUB = """
+def cached_files(path_or_repo_id, filenames, token=None, revision=None, local_files_only=False):
+    try:
+        hf_hub_download(path_or_repo_id, filenames[0], token=token, revision=revision)
+    except Exception as e:
+        if isinstance(e, RepositoryNotFoundError) and not isinstance(e, GatedRepoError):
+            raise OSError(f"{path_or_repo_id} is not a local folder and is not a valid model identifier")
+        elif isinstance(e, RevisionNotFoundError):
+            raise OSError(f"{revision} is not a valid git identifier (branch name, tag name or commit id)")
+"""
+
+
+def test_a_hub_download_failing_names_the_repo_id_the_token_and_the_revision(tmp_path: Path) -> None:
+    records = _mine(tmp_path, {"hub.py": HUB})
+    missing = _record(records, "{path_or_repo_id} is not a local folder")
+    assert missing.documentation == (
+        "`cached_files()` could not resolve `path_or_repo_id` to files: `hf_hub_download()` failed with "
+        "`RepositoryNotFoundError` (the repository is not on the Hub (or is private))."
+    )
+    assert missing.solutions[0].startswith("Check that `path_or_repo_id` is a model id that exists on")
+    assert "pass `token=`" in missing.solutions[1]
+    revision = _record(records, "{revision} is not a valid git identifier")
+    assert revision.solutions[0] == "Check that `revision` names a branch, tag or commit that exists in the repository."
+
+
+def test_locals_are_traced_to_the_argument_or_config_field_they_hold(tmp_path: Path) -> None:
+    source = """
+    class Pipe:
+        def __call__(self, inputs, **kwargs):
+            top_k = kwargs.get("top_k")
+            hidden = getattr(self.config, "hidden_size", None)
+            if top_k is not None and top_k <= 0:
+                raise ValueError("`top_k` must be positive.")
+            if hidden is None:
+                raise ValueError("The config has no hidden size.")
+            if inputs.ndim not in (3, 4):
+                raise ValueError(f"Unsupported number of dimensions: {inputs.ndim}")
+    """
+    records = _mine(tmp_path, {"pipe.py": source})
+    assert _record(records, "`top_k` must be").solutions[0] == "Set `top_k` to a value > `0`."
+    assert _record(records, "The config has no").solutions == [
+        "Set `config.hidden_size`; it is None when this check runs."
+    ]
+    assert _record(records, "Unsupported number").solutions == [
+        "Change the `inputs` you pass so that `inputs.ndim` is one of `3`, `4`."
+    ]
+
+
+def test_package_checks_read_from_find_spec_and_version_helpers(tmp_path: Path) -> None:
+    source = """
+    import importlib.util
+
+    def load(model):
+        if importlib.util.find_spec("flash_attn") is None:
+            raise ImportError("flash_attn seems to be not installed.")
+        if not is_quanto_greater("0.2.5", accept_dev=True):
+            raise ImportError("Your quanto is too old.")
+    """
+    records = _mine(tmp_path, {"attn.py": source})
+    assert _record(records, "flash_attn seems").example_fix == "pip install flash-attn"
+    assert _record(records, "Your quanto").example_fix == 'pip install -U "optimum-quanto>=0.2.5"'

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from records.mining._explain._compose import Explanation, explain, text_fields
-from records.mining._explain._facts import ModuleIndex, SiteFacts, site_guards
+from records.mining._explain._facts import ModuleIndex, SiteFacts, enclosing_handler, site_guards
 
 __all__ = ["Explanation", "ModuleIndex", "SiteFacts", "explain", "explain_raise", "text_fields"]
 
@@ -36,6 +36,8 @@ def explain_raise(
         if scope is not None:
             arguments = scope.args
             params += tuple(a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs])
+    aliases = index.aliases(function) if function is not None else {}
+    params += tuple(a for a in aliases.values() if "." not in a)  # ``kwargs.get("x")``: a keyword argument
     facts = SiteFacts(
         error_class=error_class.rsplit(".", 1)[-1],
         template=template,
@@ -50,6 +52,8 @@ def explain_raise(
         comment=comment,
         unconditional=unconditional,
         params=tuple(p for p in dict.fromkeys(params) if p not in {"self", "cls"}),
+        aliases=aliases,
+        handler=enclosing_handler(node, index.parents) if caught is not None else None,
     )
     return explain(facts)
 

@@ -22,8 +22,10 @@ from records.mining._explain._conditions import (
     negate,
     read_condition,
     say,
+    say_atom,
     variant,
 )
+from records.mining._explain._except import explain_except
 from records.mining._explain._facts import SiteFacts
 from records.mining._explain._message import MessageFacts, identifiers, read_message, requirement_advice
 
@@ -37,7 +39,9 @@ _PIP_NAMES = {
     "torchvision": "torchvision", "torchaudio": "torchaudio", "pytesseract": "pytesseract",
     "flash_attn_3": "flash-attn-3", "kernels": "kernels", "mistral_common": "mistral-common", "torchao": "torchao",
     "auto_round": "auto-round", "compressed_tensors": "compressed-tensors", "optimum_quanto": "optimum-quanto",
-    "gptqmodel": "gptqmodel", "hqq": "hqq", "fbgemm_gpu": "fbgemm-gpu", "num2words": "num2words",
+    "gptqmodel": "gptqmodel", "quanto": "optimum-quanto", "peft": "peft", "openvino": "openvino",
+    "huggingface_hub": "huggingface-hub", "torchcodec": "torchcodec", "flash_attn_2": "flash-attn", "hqq": "hqq",
+    "fbgemm_gpu": "fbgemm-gpu", "num2words": "num2words",
 }  # fmt: skip
 # Single-word ``is_<x>_available`` checks that are about hardware or a feature, not a package to install.
 _NOT_PACKAGES = frozenset({
@@ -64,7 +68,8 @@ def explain(facts: SiteFacts) -> Explanation:
     message = read_message(facts.template)
     out = Explanation()
     violation, context, reason = _violation(facts)
-    if reason:
+    handled = explain_except(facts, facts.handler, _where(facts), _via(facts), _package) if facts.handler else None
+    if reason and not (violation is None and handled is not None):
         out.skipped.append(reason)
     if violation is not None:
         out.documentation = _meaning(facts, violation)
@@ -72,6 +77,8 @@ def explain(facts: SiteFacts) -> Explanation:
     elif facts.unconditional:
         out.documentation, out.trigger_scenarios = _always(facts)
     typed = _typed_solutions(facts, violation) if violation is not None else []
+    if violation is None and handled is not None:
+        out.documentation, out.trigger_scenarios, typed = handled.meaning, handled.when, handled.steps
     if facts.unconditional and facts.error_class == "NotImplementedError" and facts.function is not None:
         owner = f" in your subclass of `{facts.class_name}`" if facts.class_name else ""
         typed.append(f"Use a class that implements `{facts.function.name}()`, or implement it{owner}.")
@@ -84,9 +91,10 @@ def explain(facts: SiteFacts) -> Explanation:
     if checked and not typed:
         advice += [f"{sentence.rstrip('.')} (the check is on {checked})." for sentence in message.vague_advice]
     out.solutions = _dedupe([*typed[:MAX_TYPED], *advice])[:MAX_SOLUTIONS]
-    out.example_fix = _example(facts, violation, message)
+    out.example_fix = _example(facts, violation, message) or (handled.example if handled else None)
     if out.example_fix and out.example_fix.startswith("pip "):
         out.solutions, out.example_fix = _point_to_install(out.solutions, out.example_fix)
+        out.solutions = _dedupe(out.solutions)
     if out.documentation is not None:
         out.documentation = _with_docs(out.documentation, facts, violation)
     return out
@@ -144,6 +152,8 @@ def _namer(facts: SiteFacts) -> Callable[[ast.expr], str]:
 
     def name(node: ast.expr) -> str:
         text = ast.unparse(node)
+        if isinstance(node, ast.Name) and text in facts.aliases:
+            return facts.aliases[text]  # ``x = kwargs.get("x")``: the check is on the argument ``x``
         head, _, rest = text.partition(".")
         if head == "self" and rest in facts.init_fields:
             return rest
@@ -216,12 +226,15 @@ def _atom_meaning(where: str, a: Atom, facts: SiteFacts) -> str | None:
     return template.format(where=where, package=_pip_name(a.subject), **atom_fields(a)) if template else None
 
 
+def _via(facts: SiteFacts) -> str:
+    if facts.entry is not None and facts.entry.via:
+        return " (through " + ", ".join(f"`{h}`" for h in facts.entry.via) + ")"
+    return ""
+
+
 def _when(facts: SiteFacts, v: Cond, context: Cond | None) -> str:
     where = _where(facts)
-    via = ""
-    if facts.entry is not None and facts.entry.via:
-        via = " (through " + ", ".join(f"`{h}`" for h in facts.entry.via) + ")"
-    text = f"When you call {where}{via} and {say(v)}."
+    text = f"When you call {where}{_via(facts)} and {say(v)}."
     if context is not None:
         text = text[:-1] + f", in the branch where {say(context)}."
     params = _parameters(facts, v)
@@ -308,10 +321,35 @@ def _typed_solutions(facts: SiteFacts, v: Cond) -> list[str]:
     for atom in _top(v):
         if isinstance(v, All) and atom.kind == "none" and atom.negated:
             continue  # ``x is not None and <check of x>``: being given is the precondition, not the fault
-        step = _atom_solution(atom, facts)
+        step = _atom_solution(atom, facts) or _derived_solution(atom, facts)
         if step and step not in found:
             found.append(step)
     return found
+
+
+_NAME = re.compile(r"(?<![\w.'\"])[A-Za-z_]\w*")
+
+
+def _derived_solution(a: Atom, facts: SiteFacts) -> str | None:
+    """Return the step for a check on a value derived from one argument (``image.ndim``, ``len(x)``).
+
+    The user cannot set ``image.ndim`` itself, but passes ``image``: the step says which argument to
+    change and the condition it must meet. Checks on two arguments, or on none, give no step.
+    """
+    if a.kind in {"available", "version", "hasattr"} or len(say_atom(a)) > 160:
+        return None
+    text = a.subject + " " + (a.other if a.kind == "compare" else "")
+    if a.kind == "code" and re.search(r"\bis\b|[=<>!]=|[<>]|\bnot\b|\band\b|\bor\b", text):
+        return None  # ``x is False`` read as code: said as "... is false" it would read badly
+    roots = {m.group(0) for m in _NAME.finditer(text) if not text[m.end() :].startswith("(")}
+    roots -= {"self", "cls", "True", "False", "None"}
+    passed = [r for r in roots if r in facts.params and len(r) > 1 and r not in {"kwargs", "args"}]
+    others = [r for r in roots if r not in passed and not r.isupper()]
+    if len(passed) != 1 or others:
+        return None  # the check also reads local values: changing the argument may not be the fix
+    if a.subject == passed[0] and a.kind not in {"instance", "code", "contains", "member"}:
+        return None
+    return f"Change the `{passed[0]}` you pass so that {say_atom(a.invert())}."
 
 
 def _settable(subject: str, facts: SiteFacts) -> bool:
@@ -362,7 +400,11 @@ def _atom_solution(a: Atom, facts: SiteFacts) -> str | None:
     trust = " (only for a repository whose code you trust)" if "trust_remote_code" in a.subject else ""
     verb = "Make" if "(" in a.subject else "Set"
     template = templates[0] if setter else templates[1]
-    return template.format(setter=setter, trust=trust, verb=verb, **fields)
+    text = template.format(setter=setter, trust=trust, verb=verb, **fields)
+    if a.subject.startswith("len("):  # a length is not set but made: "Make `len(x)` equal to `1`."
+        text = re.sub(r"^Set ", "Make ", text).replace(" to a value ", " ").replace(" to one of ", " one of ")
+        text = text.replace("` to `", "` equal to `")
+    return text
 
 
 def _relation_solution(a: Atom, facts: SiteFacts) -> str | None:
@@ -370,7 +412,8 @@ def _relation_solution(a: Atom, facts: SiteFacts) -> str | None:
     fields = atom_fields(a)
     mirror = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
     if _settable(a.subject, facts):
-        return "Set {s} to a value {inverse} {other}.".format(**fields)
+        verb, link = ("Make", "") if "(" in a.subject else ("Set", " to a value")
+        return "{verb} {s}{link} {inverse} {other}.".format(verb=verb, link=link, **fields)
     if re.fullmatch(r"[\w.]+|len\([\w.]+\)", a.other) and _settable(a.other, facts):
         verb = "Make" if "(" in a.other else "Set"
         return f"{verb} {fields['other']} {mirror[fields['inverse']]} {fields['s']}."
@@ -408,6 +451,9 @@ def _message_solutions(message: MessageFacts, typed: list[str]) -> list[str]:
         package = message.pip.split()[-1].strip("\"'")
         found.append(f"Install `{package}`: `{message.pip}`.")
     found.extend(message.advice)
+    if message.outdated:
+        found.append("Upgrade `transformers` (the message says your version may be out of date): "
+                     "`pip install -U transformers`.")  # fmt: skip
     return found
 
 
@@ -453,6 +499,10 @@ def _dedupe(items: list[str]) -> list[str]:
 
 def _installable(subject: str) -> bool:
     return subject in _PIP_NAMES or ("_" not in subject and subject not in _NOT_PACKAGES)
+
+
+def _package(module: str) -> str | None:
+    return _pip_name(module) if _installable(module) else None
 
 
 def _pip_name(subject: str) -> str:
@@ -538,7 +588,9 @@ def _example(facts: SiteFacts, v: Cond | None, message: MessageFacts) -> str | N
                 return _install_line(atom)
             if atom.kind == "version":
                 return _version_solution(atom).split(": ", 1)[1].strip("`.")
-    return message.pip or message.code
+    if message.pip or message.code:
+        return message.pip or message.code
+    return "pip install -U transformers" if message.outdated else None
 
 
 def _shape_example(facts: SiteFacts, v: Cond) -> str | None:

@@ -10,6 +10,7 @@ None, and no text is generated from it.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -31,7 +32,8 @@ _FLAG_PREFIXES = (
     "_is_", "_supports_", "requires_", "ignore_", "force_", "include_", "tie_", "normalize", "remove_",
 )  # fmt: skip
 _AVAILABLE = re.compile(r"^is_(\w+?)_available$")
-_AT_LEAST = re.compile(r"^is_(\w+?)_greater_or_equal(?:_than)?$")
+_AT_LEAST = re.compile(r"^is_(\w+?)_greater(?:_or_equal)?(?:_than)?$")  # is_quanto_greater is >= too
+_AT_MOST = re.compile(r"^is_(\w+?)_less_or_equal(?:_than)?$")
 _VERSION_CALL = re.compile(r"^is_(\w+?)_version$")
 Namer = Callable[[ast.expr], str]
 
@@ -102,7 +104,25 @@ def read_condition(test: ast.expr, name: Namer, constants: Callable[[str], tuple
     """Return the condition a test expresses, or None when it has side effects."""
     if _has_side_effects(test):
         return None
+    if any(isinstance(n, ast.Call) and _func_name(n.func) == "getattr" for n in ast.walk(test)):
+        test = _Getattr().visit(copy.deepcopy(test))
     return _Reader(name, constants).read(test)
+
+
+class _Getattr(ast.NodeTransformer):
+    """Read ``getattr(x, "name", default)`` as ``x.name`` (the default is what an unset field reads as)."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        args = node.args
+        named = len(args) in {2, 3} and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)
+        default = args[2] if len(args) == 3 else None
+        plain = default is None or (isinstance(default, ast.Constant) and default.value in {None, False})
+        if _func_name(node.func) == "getattr" and named and plain and _is_subject(args[0]):
+            attr = str(args[1].value) if isinstance(args[1], ast.Constant) else ""
+            if attr.isidentifier():
+                return ast.Attribute(value=args[0], attr=attr, ctx=ast.Load())
+        return node
 
 
 class _Reader:
@@ -146,6 +166,9 @@ class _Reader:
         return _code(node)
 
     def _none(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> Atom | None:
+        package = _found_spec(left)
+        if isinstance(op, ast.Is | ast.IsNot) and _is_none(right) and package:
+            return Atom("available", package, negated=isinstance(op, ast.Is), node=left)
         if isinstance(op, ast.Is | ast.IsNot) and _is_none(right) and _is_subject(left):
             return Atom("none", self.name(left), negated=isinstance(op, ast.IsNot), node=left)
         return None
@@ -201,8 +224,9 @@ class _Reader:
 
     def _values(self, node: ast.expr) -> tuple[str, ...] | None:
         if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
-            if all(isinstance(e, ast.Constant) for e in node.elts) and len(node.elts) <= MAX_VALUES:
-                return tuple(repr(e.value) for e in node.elts if isinstance(e, ast.Constant))
+            values = [_literal(e) for e in node.elts]
+            if all(v is not None for v in values) and len(node.elts) <= MAX_VALUES:
+                return tuple(v for v in values if v is not None)
             return None
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
@@ -236,6 +260,16 @@ class _Reader:
         return None
 
 
+def _literal(node: ast.expr) -> str | None:
+    """Return the repr of a constant or a negative number, None for anything else."""
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        return repr(-value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return None
+
+
 def _available(node: ast.Call) -> Atom | None:
     match = _AVAILABLE.match(_func_name(node.func))
     if match is None or _is_method_on_self(node.func):
@@ -243,11 +277,23 @@ def _available(node: ast.Call) -> Atom | None:
     return Atom("available", match.group(1), version=_first_string(node) or "", node=node)
 
 
+def _found_spec(node: ast.expr) -> str | None:
+    """Return the package ``importlib.util.find_spec("pkg")`` looks for, if the node is that call."""
+    if isinstance(node, ast.Call) and _func_name(node.func) == "find_spec" and len(node.args) == 1:
+        first = node.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str) and "." not in first.value:
+            return first.value
+    return None
+
+
 def _at_least(node: ast.Call) -> Atom | None:
-    match = _AT_LEAST.match(_func_name(node.func))
+    name = _func_name(node.func)
+    match, op = _AT_LEAST.match(name), ">="
+    if match is None:
+        match, op = _AT_MOST.match(name), "<="
     first = node.args[0] if node.args else None
     if match and isinstance(first, ast.Constant) and isinstance(first.value, str):
-        return Atom("version", match.group(1), op=">=", version=first.value, node=node)
+        return Atom("version", match.group(1), op=op, version=first.value, node=node)
     return None
 
 

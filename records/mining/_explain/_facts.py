@@ -9,6 +9,7 @@ and class around it, the entry point, the documentation of the parameters involv
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -60,11 +61,23 @@ class SiteFacts:
     comment: str | None
     unconditional: bool = False
     params: tuple[str, ...] = field(default=())
+    aliases: dict[str, str] = field(default_factory=dict)  # local name -> the argument or field it holds
+    handler: ExceptFacts | None = None
 
     @property
     def class_name(self) -> str | None:
         """Return the name of the class around the raise, if any."""
         return self.class_node.name if self.class_node is not None else None
+
+
+@dataclass(frozen=True)
+class ExceptFacts:
+    """The ``try`` whose failure a raise in an ``except`` block reports."""
+
+    caught: tuple[str, ...]  # the exception classes caught (or tested with ``isinstance``)
+    calls: tuple[str, ...]  # the calls the ``try`` body makes, in order (``cached_file``, ``json.loads``)
+    imports: tuple[str, ...]  # the modules the ``try`` body imports
+    lookups: tuple[tuple[str, str], ...]  # ``MAPPING[key]`` subscripts in the try body: (mapping, key)
 
 
 class ModuleIndex:
@@ -77,6 +90,17 @@ class ModuleIndex:
         self._callers: dict[tuple[str | None, str], list[Function]] = {}
         self._init_fields: dict[ast.ClassDef, frozenset[str]] = {}
         self._docs: dict[ast.AST, dict[str, str]] = {}
+        self._aliases: dict[Function, dict[str, str]] = {}
+
+    def aliases(self, function: Function) -> dict[str, str]:
+        """Return the locals of a function assigned once from an argument or a config field.
+
+        ``x = kwargs.get("x")`` and ``x = kwargs.pop("x", None)`` hold the keyword argument ``x``;
+        ``x = self.config.x``, ``x = config.x`` and ``x = getattr(config, "x", None)`` hold ``config.x``.
+        """
+        if function not in self._aliases:
+            self._aliases[function] = _aliases(function)
+        return self._aliases[function]
 
     @cached_property
     def owners(self) -> dict[Function, ast.ClassDef | None]:
@@ -255,6 +279,36 @@ def site_guards(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[list[Gu
     return guards, caught, unconditional
 
 
+def enclosing_handler(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> ExceptFacts | None:
+    """Return the facts of the ``except`` a raise is in, when the raise reports the ``try`` body's failure.
+
+    That is a raise directly in the handler, or under ``if`` tests of the caught exception only.
+    """
+    guards: list[ast.expr] = []
+    child: ast.AST = node
+    while child in parents:
+        parent = parents[child]
+        if isinstance(parent, _SCOPES):
+            return None
+        if isinstance(parent, ast.If) and child is not parent.test:
+            if any(item is child for item in parent.body):
+                guards.append(parent.test)  # in an ``elif``/``else``, the earlier tests failed: not the cause
+        elif isinstance(parent, ast.ExceptHandler):
+            try_node = parents.get(parent)
+            tests_exception = all(parent.name is not None and _mentions_name(g, parent.name) for g in guards)
+            if isinstance(try_node, ast.Try) and tests_exception:
+                return except_facts(parent, try_node, guards)
+            return None
+        elif not isinstance(parent, ast.If):
+            return None
+        child = parent
+    return None
+
+
+def _mentions_name(test: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test))
+
+
 def _mentions(guards: list[Guard], name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for g in guards for n in ast.walk(g.test))
 
@@ -271,3 +325,74 @@ def _first_in_body(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
             continue
         return False
     return False
+
+
+def _aliases(function: Function) -> dict[str, str]:
+    stores: dict[str, int] = {}
+    found: dict[str, str] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            source = _held(node.value)
+            if source is not None:
+                found[node.targets[0].id] = source
+    arguments = {a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
+    return {name: source for name, source in found.items() if stores.get(name) == 1 and name not in arguments}
+
+
+def _held(value: ast.expr) -> str | None:
+    """Return the argument or config field an expression reads, if it plainly reads one."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.args:
+        first = value.args[0]
+        on_kwargs = isinstance(value.func.value, ast.Name) and value.func.value.id == "kwargs"
+        if on_kwargs and value.func.attr in {"get", "pop"} and isinstance(first, ast.Constant):
+            return first.value if isinstance(first.value, str) and first.value.isidentifier() else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "getattr":
+        args = value.args
+        if len(args) >= 2 and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str):
+            owner = ast.unparse(args[0])
+            if owner in {"config", "self.config"} and args[1].value.isidentifier():
+                return f"config.{args[1].value}"
+        return None
+    if isinstance(value, ast.Attribute) and ast.unparse(value.value) in {"config", "self.config"}:
+        return f"config.{value.attr}"
+    return None
+
+
+def except_facts(handler: ast.ExceptHandler, try_node: ast.Try, guards: list[ast.expr]) -> ExceptFacts:
+    """Return what a handler catches and what its ``try`` body does (calls, imports, lookups)."""
+    caught = _tested_classes(handler, guards)
+    if not caught and handler.type is not None:
+        kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        caught = [ast.unparse(k) for k in kinds]
+    calls: list[str] = []
+    imports: list[str] = []
+    lookups: list[tuple[str, str]] = []
+    for node in (inner for statement in try_node.body for inner in ast.walk(statement)):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if len(name) <= 60 and name not in calls and not name.startswith(("logger.", "log.", "print")):
+                calls.append(name)
+        elif isinstance(node, ast.Import):
+            imports += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imports.append(node.module)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id.isupper():
+            key = ast.unparse(node.slice)
+            if re.fullmatch(r"[A-Za-z_][\w.]*(?:\['\w+'\])?", key):
+                lookups.append((node.value.id, key))
+    return ExceptFacts(tuple(caught or ["Exception"]), tuple(calls), tuple(dict.fromkeys(imports)), tuple(lookups))
+
+
+def _tested_classes(handler: ast.ExceptHandler, guards: list[ast.expr]) -> list[str]:
+    """Return the classes ``isinstance(e, X)`` tests name (they say the failure better than the except)."""
+    found: list[str] = []
+    for test in guards:
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        for node in parts:
+            args = node.args if isinstance(node, ast.Call) and ast.unparse(node.func) == "isinstance" else []
+            if len(args) == 2 and isinstance(args[0], ast.Name) and args[0].id == handler.name:
+                kinds = args[1].elts if isinstance(args[1], ast.Tuple) else [args[1]]
+                found += [ast.unparse(k) for k in kinds]
+    return found

@@ -40,6 +40,7 @@ class MessageFacts:
     removed: tuple[str, str] | None  # (name, version it was removed in)
     code: str | None  # a line of code the message itself suggests, in backticks
     dynamic_share: float
+    outdated: bool = False  # the message says the installed transformers may be too old
 
 
 @functools.lru_cache(maxsize=4096)
@@ -54,7 +55,15 @@ def read_message(template: str) -> MessageFacts:
     removed = _removed(literal) if "removed" in literal else None
     code = _suggested_code(literal) if "`" in literal else None
     advice, vague = _advice(literal), _advice(literal, named=False)
-    return MessageFacts(literal.replace("\ue000", "..."), advice, vague, pip, removed, code, dynamic)
+    outdated = bool(_OUTDATED.search(literal)) and pip is None
+    return MessageFacts(literal.replace("\ue000", "..."), advice, vague, pip, removed, code, dynamic, outdated)
+
+
+_OUTDATED = re.compile(
+    r"(?:version\s+of\s+transformers\s+is\s+(?:out\s+of\s+date|outdated|too\s+old)|"
+    r"(?:upgrade|update)\s+(?:your\s+)?transformers\b|newer\s+version\s+of\s+transformers)",
+    re.IGNORECASE,
+)
 
 
 _SIMPLE_EXPR = re.compile(r"^[A-Za-z_][\w.]*(?:\[-?\d+\])?$")
