@@ -136,13 +136,17 @@ _MASK = compile_pattern(
             rf"(?P<list>\[\s*{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*\])",
             r"(?P<gpu>\b(?:NVIDIA|Tesla|GeForce|Quadro|Radeon)(?:\s+(?:GeForce|RTX|GTX|Tesla))*\s+[A-Z]*\d[\w-]*)",
             r"(?P<device>\b(?:cuda|cpu|mps|xpu|npu|hpu)(?::\d+)?\b)",
-            # A bare repo id names an organisation and a model: 'meta-llama/Llama-2-7b-hf' ('and/or' stays).
-            r"(?P<repo>\b[A-Za-z0-9][\w.-]*/[\w.]*[-\d_][\w.-]*[A-Za-z0-9]\b)",
             # A word with an apostrophe ("can't", "model's") is a word, not the start of a quote.
             r"(?P<word>\pL+(?:'\pL+)+)",
             r"(?P<q>'(?:\pL'\pL|[^'\n])*'|\"[^\"\n]*\"|`[^`\n]*`)",
             r"(?P<reqid>(?i:request[ _-]?id)[\s:=]+[^\s)\],]+)",
             r"(?P<uuid>\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b)",
+            # A file name or a model name without its organisation ('bert-base-uncased': two hyphens or
+            # more) is where a file or model comes from, like a path or a repo id.
+            r"(?P<file>\b[\w-]+\.(?:safetensors|bin|json|jsonl|gguf|pt|pth|ckpt|onnx|model|txt|csv|parquet)\b)",
+            r"(?P<model>\b[a-z0-9]+(?:-[a-z0-9]+){2,}\b)",
+            # A bare repo id names an organisation and a model: 'meta-llama/Llama-2-7b-hf' ('and/or' stays).
+            r"(?P<repo>\b[A-Za-z0-9][\w.-]*/[\w.]*[-\d_][\w.-]*[A-Za-z0-9]\b)",
             # A path with a root (C:, ~, ./) may have one part; a bare one needs two, so 'and/or' stays.
             rf"(?P<path>(?:\b[A-Za-z]:|~|\.{{1,2}})(?:[\\/]+{_SEGMENT})+[\\/]*"
             rf"|(?:[\\/]+{_SEGMENT}){{2,}}[\\/]*)",
@@ -220,7 +224,15 @@ def _mask_path(value: str) -> str:
 
 
 _INSTALLED = compile_pattern(r"(?:site|dist)-packages[\\/]+([A-Za-z_][\w.-]*?)(?:\.py)?(?:[\\/]|$)")
-_SPECIAL = {"repr": _mask_repr, "q": _mask_quoted, "reqid": _mask_request_id, "id": _mask_id, "path": _mask_path}
+_SPECIAL = {
+    "repr": _mask_repr,
+    "q": _mask_quoted,
+    "reqid": _mask_request_id,
+    "id": _mask_id,
+    "path": _mask_path,
+    "file": lambda _: "<path>",
+    "model": lambda _: "<repo>",
+}
 
 
 def mask_message(message: str) -> str:

@@ -171,6 +171,11 @@ def test_normalize_text(text: str, expected: str) -> None:
         ("Your Tesla V100-SXM2-32GB GPU", "Your <gpu> GPU"),
         ("Unsloth: microsoft/Phi-3-mini-4k not supported", "Unsloth: <repo> not supported"),
         ("modules on cpu/disk", "modules on <device>/disk"),
+        (
+            "it looks like bert-base-uncased is not a file named config.json",
+            "it looks like <repo> is not a file named <path>",
+        ),
+        ("non-singleton device-side", "non-singleton device-side"),
         ("and/or", "and/or"),
         ("", ""),
     ],
