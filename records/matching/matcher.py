@@ -20,11 +20,13 @@ from typing import Literal
 from rapidfuzz import fuzz, utils
 
 from records.extract import ExtractedError, Extraction, extract
+from records.extraction.model import KIND_CANDIDATE
 from records.matching.evidence import (
     LINE_TOLERANCE,
     Evidence,
     FrameHint,
     TextEvidence,
+    class_evidence,
     gather,
     library_of,
     short_class,
@@ -255,7 +257,8 @@ class Matcher:
         if error.error_class is None and not error.frames and not self._text_suffices(text):
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
         generic = is_generic(group.template)
-        return [_score(member, text, error, hint, generic) for member in group.members]
+        members = [m for m in group.members if m.alias_of is None or example_applies(m, error)]
+        return [_score(member, text, error, hint, generic) for member in members]
 
     def _text_suffices(self, text: TextEvidence) -> bool:
         """Tell whether text evidence alone is enough: near certain, or a long run of the template in order."""
@@ -292,6 +295,17 @@ def _search_match(members: list[IndexEntry], score: float) -> Match:
         versions=tuple(dict.fromkeys(m.library_version for m in reversed(mined) if m.library_version)),
         why=("words of the query",), member_ids=tuple(dict.fromkeys(m.record_id for m in members)), rank=score,
     )  # fmt: skip
+
+
+def example_applies(entry: IndexEntry, error: ExtractedError) -> bool:
+    """Tell whether a linked triage example may answer ``error``: only an error of its class, never chat.
+
+    An example is one paste a maintainer vouched for, its values masked: the same words with another
+    class are another error, and the sentence alone in chat is no error at all.
+    """
+    if error.kind == KIND_CANDIDATE or error.error_class is None:
+        return False
+    return entry.error_class is None or class_evidence(error.error_class, entry.error_class) > 0
 
 
 def _rank(status: Status) -> int:

@@ -114,6 +114,23 @@ def test_linked_example_answers_as_its_record() -> None:
     assert result.matches and result.matches[0].id == "rec"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: frobnicator exploded at 42 volts",  # the same words, another class: another error
+        "frobnicator exploded at 42 volts",  # the sentence alone, as chat
+        "hey, my frobnicator exploded at 42 volts yesterday, any idea?",
+    ],
+)
+def test_a_linked_example_answers_only_its_class_and_never_chat(text: str) -> None:
+    index = MatchIndex.build([IndexEntry(id="rec", error_message="totally different record text here")])
+    example = IndexEntry(id="rec~ex1", error_message="frobnicator exploded at {n} volts", error_class="OSError",
+                         alias_of="rec")  # fmt: skip
+    index.upsert([example])
+    result = Matcher(index).match(text)
+    assert result.status in {"unmatched", "not_an_error"} and not result.matches
+
+
 def test_index_upsert_and_remove() -> None:
     index = MatchIndex.build([IndexEntry(id="one", error_message="alpha bravo charlie delta")])
     matcher = Matcher(index)
