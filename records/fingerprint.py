@@ -224,14 +224,24 @@ def _mask_path(value: str) -> str:
 
 
 _INSTALLED = compile_pattern(r"(?:site|dist)-packages[\\/]+([A-Za-z_][\w.-]*?)(?:\.py)?(?:[\\/]|$)")
+
+
+def _as_path(value: str) -> str:
+    return "<path>"
+
+
+def _as_repo(value: str) -> str:
+    return "<repo>"
+
+
 _SPECIAL = {
     "repr": _mask_repr,
     "q": _mask_quoted,
     "reqid": _mask_request_id,
     "id": _mask_id,
     "path": _mask_path,
-    "file": lambda _: "<path>",
-    "model": lambda _: "<repo>",
+    "file": _as_path,
+    "model": _as_repo,
 }
 
 
