@@ -86,7 +86,7 @@ def ipython(cls: str, message: str, file_path: str | None, line: int | None, rng
 
 
 def pytest_output(cls: str, message: str, file_path: str | None, line: int | None, rng: random.Random) -> str:
-    """pytest's failure output with E-prefixed lines."""
+    """Render pytest's failure output with E-prefixed lines."""
     lib = site_path(file_path, "venv")
     lines = message.split("\n")
     body = f"E   {cls}: {lines[0]}" + "".join(f"\nE   {rest}" for rest in lines[1:])

@@ -1,0 +1,1 @@
+"""The adapters: the Discord client and its features, embeds and views, the command line and the console."""

@@ -1,0 +1,1 @@
+"""The domain: records, reading them, extracting errors from pastes, matching, mining, redaction."""

@@ -1,4 +1,4 @@
-"""Text from outside, made safe once at every edge (gateway, attachments, paste sites, CLI stdin).
+r"""Text from outside, made safe once at every edge (gateway, attachments, paste sites, CLI stdin).
 
 Discord's gateway JSON may carry lone surrogates (``\\ud800`` escapes), a terminal may send bytes that
 are not UTF-8 (Python reads them as surrogate escapes), and a paste may hold NUL bytes. None of these

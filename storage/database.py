@@ -101,8 +101,10 @@ class Database:
         return await migrations.current_version(self._reader)
 
     async def data_version(self) -> int:
-        """Return SQLite's ``data_version`` as the reader sees it: it moves when any other connection
-        (another process's import included) commits."""
+        """Return SQLite's ``data_version`` as the reader sees it.
+
+        It moves when any other connection (another process's import included) commits.
+        """
         async with self._reader.execute("PRAGMA data_version") as cursor:
             row = await cursor.fetchone()
         return int(row[0]) if row else 0

@@ -56,7 +56,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _register_extensions(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Hook for sub-commands defined in their own modules (mining)."""
+    """Register the sub-commands defined in their own modules (mining)."""
     from bot.cli import mine_cmd  # noqa: PLC0415 - optional module, keeps this file small
 
     mine_cmd.register(sub)
@@ -111,8 +111,10 @@ async def list_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def export_command(args: argparse.Namespace, settings: Settings) -> int:
-    """Write every record as JSON Lines; importing the output into a fresh database and exporting again
-    gives the same bytes."""
+    """Write every record as JSON Lines, sorted by id.
+
+    Importing the output into a fresh database and exporting again gives the same bytes.
+    """
     async with open_database(args, settings) as db:
         if args.out is None:
             count = await _export(RecordRepository(db), sys.stdout)

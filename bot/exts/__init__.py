@@ -1,0 +1,1 @@
+"""The bot's features, one package each: answers, lookup, admin, triage."""

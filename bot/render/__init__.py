@@ -1,0 +1,1 @@
+"""Laying out an answer once for every surface: Discord embeds, the console, ``tracebot ask``."""

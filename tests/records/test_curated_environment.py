@@ -1,5 +1,7 @@
-"""The curated environment records: errors printed by C++/Rust code (torch, CUDA, NCCL, NumPy's C API,
-flash-attn, bitsandbytes, tokenizers, safetensors) and by launchers, that no miner can read from Python source.
+"""The curated environment records: errors no miner can read from Python source.
+
+They are printed by C++/Rust code (torch, CUDA, NCCL, NumPy's C API, flash-attn, bitsandbytes,
+tokenizers, safetensors) and by launchers.
 
 Every record is complete and unique, its pattern runs on RE2, and real printed messages (pasted in public
 GitHub issues, several wordings where the text changed across releases) are answered with it first.

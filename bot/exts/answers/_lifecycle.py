@@ -1,5 +1,6 @@
-"""The reply lifecycle: post one reply per paste, update it when the paste is edited, delete it with
-the paste. The link between a paste and its reply is stored, so this survives restarts.
+"""The reply lifecycle: one reply per paste, updated when the paste is edited, deleted with it.
+
+The link between a paste and its reply is stored, so this survives restarts.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The paste listener: answers pastes, follows their edits and deletions. Thin: decisions are pure
-helpers (``_policy``, ``_throttle``, ``_reading``, ``_deferred``), matching is the engine's, posting
-is ``_lifecycle``.
+"""The paste listener: answers pastes, follows their edits and deletions.
+
+Thin: decisions are pure helpers (``_policy``, ``_throttle``, ``_reading``, ``_deferred``), matching
+is the engine's, posting is ``_lifecycle``.
 
 Every admitted paste is matched, whatever the cooldowns say (an unmatched one reaches triage, which
 has its own caps); a reply that a cooldown holds back waits in ``_deferred`` and goes out when the

@@ -1,5 +1,6 @@
-"""Slash commands to look errors up: ``/error``, ``/explain`` (with a form for long pastes),
-``/search``, and the message command "Explain this error".
+"""Slash commands to look errors up: ``/error``, ``/explain``, ``/search``, "Explain this error".
+
+``/explain`` opens a form for long pastes; "Explain this error" is a message command.
 
 Answers concern the caller, so they are ephemeral unless ``share`` is chosen; every command that
 reads the database defers first.
