@@ -11,9 +11,10 @@ from records.mining._template import Placeholder, split_template
 MAX_ADVICE = 2
 MAX_SENTENCE_CHARS = 260
 _IMPERATIVE = re.compile(
-    r"^(?:please\s+|you\s+(?:should|can|need\s+to|must|may\s+want\s+to|might\s+want\s+to)\s+|"
-    r"make\s+sure|ensure|try|consider|either\s+|instead,?\s+|otherwise,?\s+|to\s+fix\s+this,?\s+|if\s+[^,]{1,120},\s*)?"
-    r"(?:use|set|pass|install|upgrade|update|downgrade|specify|provide|call|remove|add|run|make\s+sure|ensure|"
+    r"^(?:if\s+[^,]{1,120},\s*)?(?:please\s+|you\s+(?:should|can|need\s+to|must|may\s+want\s+to|might\s+want\s+to)"
+    r"(?:\s+probably|\s+instead|\s+also)?\s+|make\s+sure|ensure|try|consider|either\s+|instead,?\s+|otherwise,?\s+|"
+    r"to\s+fix\s+this,?\s+)?"
+    r"(?:use|set|pass|install|upgrade|update|downgrade|specify|provide|call|remove|add|run|make\s+sure|ensure|activate|"
     r"check|select|load|change|define|enable|disable|switch|convert|reinstall|initiali[sz]e|rename|choose|"
     r"do\s+not|don't|avoid|set\s+up|login|log\s+in|launch|reduce|increase|lower|raise)\b",
     re.IGNORECASE,
@@ -178,7 +179,7 @@ def _suggested_code(literal: str) -> str | None:
     """Return the code the message suggests (``tokenizer.pad_token = tokenizer.eos_token``), if any."""
     for sentence in sentences(literal):
         if not _IMPERATIVE.match(sentence) and not re.search(
-            r"\b(e\.g\.|for example|such as|via|with|use|using)\b", sentence
+            r"\b(e\.g\.|for example|example:|such as|via|with|use|using)", sentence
         ):
             continue
         for span in _CODE_SPAN.findall(sentence):
