@@ -110,7 +110,7 @@ async def test_a_writer_waits_a_bounded_time_for_another_process_then_says_so(tm
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     try:
-        async with await Database.open(path, write_wait=0.3, busy_timeout_ms=50) as db:
+        async with await Database.open(path, write_wait=1.0, busy_timeout_ms=100) as db:
             with pytest.raises(DatabaseBusy, match="another process has held the write lock"):
                 await ReplyRepository(db).vote(reply_id=1, user_id=2, record_id="r", helpful=True, guild_id=None)
             other.execute("ROLLBACK")  # the other writer finishes: the next write goes through
