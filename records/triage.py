@@ -354,13 +354,24 @@ class GroupFacts(Protocol):
     """What ``draft_record`` needs of a triage group."""
 
     @property
-    def fingerprint(self) -> str: ...
+    def fingerprint(self) -> str:
+        """The group's fingerprint key."""
+        ...
+
     @property
-    def error_class(self) -> str: ...
+    def error_class(self) -> str:
+        """The exception class the group's pastes show."""
+        ...
+
     @property
-    def masked(self) -> str: ...
+    def masked(self) -> str:
+        """The message with its values masked."""
+        ...
+
     @property
-    def libraries(self) -> dict[str, str | None]: ...
+    def libraries(self) -> dict[str, str | None]:
+        """The libraries (and versions) seen in the group's pastes."""
+        ...
 
 
 def draft_record(group: GroupFacts) -> dict[str, Any]:

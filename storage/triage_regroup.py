@@ -170,7 +170,7 @@ async def _move_counts(conn: aiosqlite.Connection, source: Row, into: Row) -> No
 
 
 async def _move_examples(conn: aiosqlite.Connection, source: Row, into: Row, now: str) -> list[str]:
-    """A linked group merged into a new one lends it its link; otherwise its examples are dropped."""
+    """Carry a linked group's link over to the new group it is merged into; otherwise drop its examples."""
     if source["status"] == "linked" and into["status"] == "new":
         await conn.execute(
             "UPDATE triage_groups SET status = 'linked', record_id = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?",
