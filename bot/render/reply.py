@@ -107,7 +107,8 @@ def reply_parts(
     meaning, comment = _text(record.documentation), None
     if mined and "documentation" not in generated:
         meaning, comment = None, meaning
-    trigger, condition = _text(record.trigger_scenarios), None
+    trigger: str | None = _text(record.trigger_scenarios)
+    condition: str | None = None
     if mined and "triggerScenarios" not in generated:
         trigger, condition = None, trigger
     shown_title = title(record.error_class, record.error_message, record.message_pattern, pasted)

@@ -87,7 +87,7 @@ class Reanswerer:
         if not isinstance(channel, discord.abc.Messageable):
             return None
         if isinstance(channel, discord.abc.GuildChannel):
-            me = channel.guild.me
+            me: discord.Member | None = channel.guild.me  # None before the guild is fully loaded
             allowed = channel.permissions_for(me) if me is not None else None
             if allowed is None or not (
                 allowed.view_channel and allowed.read_message_history and _can_send(allowed, channel)
