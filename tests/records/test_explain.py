@@ -351,10 +351,10 @@ def test_a_hub_download_failing_names_the_repo_id_the_token_and_the_revision(tmp
     missing = _record(records, "{path_or_repo_id} is not a local folder")
     assert missing.documentation == (
         "`cached_files()` could not resolve `path_or_repo_id` to files: `hf_hub_download()` failed with "
-        "`RepositoryNotFoundError` (the repository is not on the Hub (or is private))."
+        "`RepositoryNotFoundError` (no such repository on the Hub, or it is private)."
     )
     assert missing.solutions[0].startswith("Check that `path_or_repo_id` is a model id that exists on")
-    assert "pass `token=`" in missing.solutions[1]
+    assert "pass `token=`" in missing.solutions[1]  # the message says nothing of tokens
     revision = _record(records, "{revision} is not a valid git identifier")
     assert revision.solutions[0] == "Check that `revision` names a branch, tag or commit that exists in the repository."
 

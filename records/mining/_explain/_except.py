@@ -29,7 +29,7 @@ _REPO_PARAMS = (
 _JSON_ERRORS = frozenset({"JSONDecodeError", "UnicodeDecodeError"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 _FAILURE = {
-    "RepositoryNotFoundError": "the repository is not on the Hub (or is private)",
+    "RepositoryNotFoundError": "no such repository on the Hub, or it is private",
     "GatedRepoError": "the repository is gated and this account has no access",
     "RevisionNotFoundError": "the revision does not exist in the repository",
     "EntryNotFoundError": "the file is not in the repository",
@@ -99,7 +99,8 @@ def _hub(
     else:
         steps.append(f"Check that `{repo}` is a model id that exists on https://huggingface.co/models (such as "
                      "`org/name`) or the path of a local folder holding the model's files.")  # fmt: skip
-        if "token" in facts.params or "RepositoryNotFoundError" in caught:
+        token_advice = "token" in facts.template.lower()  # the message's own advice says it better
+        if ("token" in facts.params or "RepositoryNotFoundError" in caught) and not token_advice:
             steps.append(f"If `{repo}` is a private or gated repository, log in with `hf auth login` or pass `token=`.")
     if "local_files_only" in facts.params and "GatedRepoError" not in caught:
         steps.append(f"Offline, pass `local_files_only=True` (the files of `{repo}` must already be in the cache) "
