@@ -28,6 +28,7 @@ from bot.pastes import PasteSource
 from bot.settings import Settings
 from bot.triage_service import TriageService
 from bot.views import PERSISTENT_ITEMS, ComponentActions
+from records.errors import StorageError
 from storage.database import Database
 from storage.guilds import GuildRepository, StatusRepository
 from storage.replies import ReplyRepository
@@ -104,6 +105,7 @@ class TracebotBot(commands.Bot):
         self.component_actions: ComponentActions | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self.fatal: str | None = None  # why the bot stopped itself, for the exit line
 
     async def setup_hook(self) -> None:
         """Load the features, register persistent components, sync commands to the dev guild."""
@@ -112,7 +114,7 @@ class TracebotBot(commands.Bot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         interval = self.services.settings.reload_interval
         if interval > 0:  # records imported into the live database are answered without a restart
-            self._watcher = asyncio.create_task(self.services.engine.watch(interval), name="tracebot-reload")
+            self._watcher = asyncio.create_task(self._watch(interval), name="tracebot-reload")
         self.tree.error(self.on_app_command_error)
         if self.services.settings.dev_guild:
             await self._sync_dev_guild(self.services.settings.dev_guild)
@@ -160,6 +162,15 @@ class TracebotBot(commands.Bot):
         await asyncio.gather(*tasks, return_exceptions=True)
         self._heartbeat = self._watcher = None
         await super().close()
+
+    async def _watch(self, interval: float) -> None:
+        """Follow the store's changes; stop the bot, saying why, if the database file is gone."""
+        try:
+            await self.services.engine.watch(interval)
+        except StorageError as exc:
+            self.fatal = str(exc)
+            log.error("%s: stopping", exc)
+            asyncio.get_running_loop().create_task(self.close())
 
     async def _beat(self, interval: float) -> None:
         while not self.is_closed():

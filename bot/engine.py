@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from records.errors import DatabaseMoved
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult
 from records.merge import merge_site
 from records.model import Record
@@ -114,6 +115,9 @@ class Engine:
         seen = await self.db.data_version()
         while True:
             await asyncio.sleep(interval)
+            if not self.db.still_in_place():
+                # Writes would go on into the unlinked file and vanish with it: stop instead.
+                raise DatabaseMoved(f"{self.db.path}: the database file was deleted or replaced under the bot")
             current = await self.db.data_version()
             if current != seen:
                 seen = current

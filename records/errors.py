@@ -8,7 +8,8 @@
     ├── StorageError         the database cannot be used
     │   ├── DatabaseTooNew   the file was written by a newer tracebot (schema ahead of ours)
     │   ├── DatabaseCorrupt  the file is not a SQLite database, or fails its integrity check
-    │   └── DatabaseBusy     another process held the write lock for longer than a write waits
+    │   ├── DatabaseBusy     another process held the write lock for longer than a write waits
+    │   └── DatabaseMoved    the database file was deleted or replaced under a running bot
     ├── TriageError          a triage request that cannot be carried out; nothing was changed
     │   ├── UnknownReport    no triage report has this id
     │   └── UnknownRecord    no record has this id or slug
@@ -79,6 +80,10 @@ class DatabaseBusy(StorageError):
     """Another process held the write lock for longer than a write may wait; nothing was written."""
 
     exit_status = 2  # worth retrying, unlike a failure
+
+
+class DatabaseMoved(StorageError):
+    """The database file was deleted or replaced while the bot had it open: its writes would be lost."""
 
 
 class TriageError(TracebotError):

@@ -8,6 +8,7 @@ committed state).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import time
@@ -51,6 +52,7 @@ class Database:
         self._write_lock = asyncio.Lock()
         self.write_wait = write_wait
         self.busy_timeout_ms = busy_timeout_ms
+        self._identity = _identity(path)  # the file opened: a file deleted or replaced later is not it
 
     @classmethod
     async def open(
@@ -124,13 +126,20 @@ class Database:
                 await self._begin()
                 try:
                     yield self._writer
+                    await self._writer.execute("COMMIT")
+                except sqlite3.OperationalError as exc:  # disk full, read-only file: nothing was written
+                    await _rollback(self._writer)
+                    raise _database_error(self.path, exc) from None
                 except BaseException:
-                    await self._writer.execute("ROLLBACK")
+                    await _rollback(self._writer)
                     raise
-                await self._writer.execute("COMMIT")
             finally:
                 for name in attach or {}:
                     await self._writer.execute("DETACH DATABASE " + _identifier(name))
+
+    def still_in_place(self) -> bool:
+        """Tell whether the path still names the file that was opened (not deleted, not replaced)."""
+        return self._identity is not None and _identity(self.path) == self._identity
 
     async def _begin(self) -> None:
         """Take the write lock, waiting (with growing pauses) at most ``write_wait`` seconds for it."""
@@ -217,6 +226,14 @@ def _prepare_directory(path: Path) -> None:
         raise StorageError(f"{path}: cannot create the database directory: {exc.strerror}") from None
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     text = str(exc)
     return "database is locked" in text or "database is busy" in text
@@ -249,8 +266,16 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
         raise _database_error(path, exc) from None
 
 
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    # SQLite may already have rolled back (a full disk does that): a second ROLLBACK then fails.
+    with contextlib.suppress(sqlite3.OperationalError):
+        await conn.execute("ROLLBACK")
+
+
 def _database_error(path: Path, exc: sqlite3.DatabaseError) -> StorageError:
     text = str(exc)
+    if "disk is full" in text or "disk I/O error" in text:
+        return StorageError(f"{path}: the disk is full or failing ({text}); nothing of this write was kept")
     if "not a database" in text or "malformed" in text:
         return DatabaseCorrupt(f"{path}: not a SQLite database or damaged ({text}); the file was left untouched")
     if "readonly" in text or "read-only" in text:

@@ -14,7 +14,8 @@ import signal
 import aiohttp
 import discord
 
-from bot.cli._common import open_database
+from bot.cli._common import db_path, open_database
+from bot.cli._instance import only_instance
 from bot.client import Services, TracebotBot, point_discord_at
 from bot.console import run_console
 from bot.engine import Engine
@@ -39,6 +40,11 @@ async def run_command(args: argparse.Namespace, settings: Settings) -> int:
     """Connect to Discord and answer pastes until SIGTERM or Ctrl-C."""
     token = _token(settings)
     point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
+    with only_instance(db_path(args, settings)):
+        return await _run(args, settings, token)
+
+
+async def _run(args: argparse.Namespace, settings: Settings, token: str) -> int:
     timeout = aiohttp.ClientTimeout(total=settings.paste_timeout)
     async with open_database(args, settings) as db, aiohttp.ClientSession(timeout=timeout) as session:
         engine = await Engine.load(db)
@@ -49,6 +55,8 @@ async def run_command(args: argparse.Namespace, settings: Settings) -> int:
         services = Services.build(settings, db, engine, pastes, metrics)
         bot = TracebotBot(services)
         await _serve(bot, token)
+    if bot.fatal is not None:
+        raise CliError(bot.fatal)
     log.info("stopped")
     return 0
 

@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.engine import Engine
+from records.errors import DatabaseMoved
 from records.matching import IndexEntry
 from storage.database import Database
 from storage.importer import import_paths
@@ -104,3 +107,21 @@ async def test_matching_in_threads_while_the_index_changes_never_sees_half_a_cha
     counts = await asyncio.gather(*workers)
     assert not failures, failures[0]
     assert sum(counts) > 0
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_the_watcher_stops_when_the_database_file_goes(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "moving.db"
+    db = await Database.open(path)
+    try:
+        engine = await Engine.load(db)
+        if how == "deleted":
+            path.unlink()
+        else:
+            other = tmp_path / "other.db"
+            await (await Database.open(other)).close()
+            other.replace(path)
+        with pytest.raises(DatabaseMoved, match="deleted or replaced under the bot"):
+            await asyncio.wait_for(engine.watch(interval=0.05), 30)
+    finally:
+        await db.close()

@@ -376,9 +376,10 @@ async def test_records_imported_into_the_live_database_are_answered_within_5_sec
     raise AssertionError(f"no answer within 5 s of the import:\n{world.bot.log_tail()}")
 
 
-async def test_a_rejected_token_is_one_line_and_status_1(world: World) -> None:
+async def test_a_rejected_token_is_one_line_and_status_1(world: World, tmp_path: Path) -> None:
     bot = world.bot
-    env = bot.environment() | {"DISCORD_TOKEN": "not-the-token"}
+    await seed_database(tmp_path / "own.db")  # its own database: the running bot holds the world's
+    env = bot.environment() | {"DISCORD_TOKEN": "not-the-token", "TRACEBOT_DB": str(tmp_path / "own.db")}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "run", cwd=bot.workdir, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from records.errors import DatabaseBusy, DatabaseCorrupt, DatabaseTooNew
+from records.errors import DatabaseBusy, DatabaseCorrupt, DatabaseTooNew, StorageError
 from storage import migrations
 from storage.database import Database
 from storage.importer import import_paths
@@ -134,3 +134,28 @@ async def test_a_write_retries_until_the_other_writer_lets_go(tmp_path: Path) ->
         other.execute("COMMIT")
         await vote
     other.close()
+
+
+async def test_a_full_disk_is_one_clear_error_and_nothing_is_half_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await Database.open(tmp_path / "full.db") as db:
+        repo = ReplyRepository(db)
+        await repo.vote(reply_id=1, user_id=1, record_id="r", helpful=True, guild_id=None)
+        real = db._writer.execute
+        calls = {"n": 0}
+
+        def failing(sql: str, *args: object) -> object:  # the disk fills up at the first write
+            if sql.lstrip().upper().startswith("INSERT"):
+                calls["n"] += 1
+                raise sqlite3.OperationalError("database or disk is full")
+            return real(sql, *args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(db._writer, "execute", failing)
+        with pytest.raises(StorageError, match="the disk is full or failing"):
+            await repo.vote(reply_id=2, user_id=2, record_id="r", helpful=True, guild_id=None)
+        monkeypatch.undo()
+        assert calls["n"] == 1
+        assert (await repo.vote_count("r")).helpful == 1  # the acknowledged vote is there, the failed one is not
+        await repo.vote(reply_id=3, user_id=3, record_id="r", helpful=True, guild_id=None)  # space back: writes go on
+        assert (await repo.vote_count("r")).helpful == 2
