@@ -61,9 +61,42 @@ def huge_triage_ms() -> float:
     return best_ms(lambda: observe(text, paste_chars=8_000, sample_chars=1_500))
 
 
+def hostile_pastes() -> dict[str, str]:
+    """Pastes of every hostile shape issue 16 names, as they would reach the engine."""
+    chained = "\n\nDuring handling of the above exception, another exception occurred:\n\n".join(
+        f'Traceback (most recent call last):\n  File "x.py", line {n}, in f\nValueError: step {n} failed'
+        for n in range(3000)
+    )
+    return {
+        "1 MB on one line": "ValueError: " + "x" * 1_000_000,
+        "100k lines": "INFO step ok\n" * 100_000,
+        "binary": bytes(range(256)).decode("latin-1") * 4000,
+        "ANSI bomb": "\x1b[31m\x1b[1m" * 50_000 + "ValueError: boom",
+        "3,000 chained tracebacks": chained,
+        "lone surrogates": "ValueError: bad \ud800 value " * 10_000,
+    }
+
+
+def worst_engine_paste_ms() -> tuple[float, str]:
+    """Worst hostile paste through the matcher over the shipped records (what ask and the bot run)."""
+    from benchmarks.evalset import shipped_records  # noqa: PLC0415 - loads the shipped data only here
+    from records.text import clean_text  # noqa: PLC0415
+    from records.triage import MAX_INPUT_CHARS  # noqa: PLC0415
+
+    matcher = Matcher(MatchIndex.build([IndexEntry.from_record(r) for r in shipped_records()]))
+    timings = {
+        name: best_ms(lambda t=text: matcher.match(clean_text(t, MAX_INPUT_CHARS)))
+        for name, text in hostile_pastes().items()
+    }
+    worst = max(timings, key=lambda name: timings[name])
+    return timings[worst], worst
+
+
 def main() -> int:
     """Print each worst case beside its target; exit 1 when one is missed."""
+    engine_ms, engine_worst = worst_engine_paste_ms()
     rows = [
+        (f"hostile paste, shipped records ({engine_worst})", engine_ms, 50.0),
         ("adversarial patterns, 100 KB pastes", worst_pattern_ms(), 50.0),
         ("redaction, 200 KB of secret prefixes", worst_redact_ms(), 2000.0),
         ("triage of a 5.4 MB log paste", huge_triage_ms(), 5000.0),

@@ -47,6 +47,7 @@ from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
 CANDIDATES = 24
+TRIED_OTHERS, TRIED_FRAGMENTS = 12, 12  # errors of one paste tried beside its primary
 MAX_NAMED_CHARS = 64_000  # the paste's tail searched for model class names (extraction's limit)
 MAX_QUERY_CHARS = 500
 GENERIC_TEXT_FACTOR = 0.4
@@ -163,8 +164,10 @@ class Matcher:
         extraction = extract(text)
         if extraction.primary is None:
             return MatchResult("not_an_error", (), extraction)
-        others = (e for e in extraction.errors if e is not extraction.primary)
-        ordered = [extraction.primary, *others, *extraction.fragments]
+        others = [e for e in extraction.errors if e is not extraction.primary]
+        # A paste of thousands of chained errors must cost a bounded time: the primary, the errors
+        # nearest the end (Python prints the cause last) and the first fragments are what can answer.
+        ordered = [extraction.primary, *others[-TRIED_OTHERS:], *extraction.fragments[:TRIED_FRAGMENTS]]
         names = named_models(text[-MAX_NAMED_CHARS:])
         fallback: MatchResult | None = None
         for error in ordered:
