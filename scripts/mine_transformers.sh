@@ -4,8 +4,8 @@
 #   sh scripts/mine_transformers.sh            # both versions
 #   sh scripts/mine_transformers.sh 5.24.0     # only some
 #
-# Each wheel is downloaded (no dependencies) to a temporary directory, unpacked and mined with the
-# paths of the repository (src/transformers/...) and links pinned to the release tag (v<version>).
+# Each wheel is downloaded (no dependencies), unpacked and mined by `tracebot records mine --library`,
+# with the paths of the repository (src/transformers/...) and links pinned to the release tag (v<version>).
 # Then a second pass over every shipped set notes the errors only some of the versions raise (the
 # miner reads one release at a time, so it cannot know).
 set -eu
@@ -19,14 +19,10 @@ trap 'rm -rf "$WORK"' EXIT INT TERM
 cd "$ROOT"
 for version in $VERSIONS; do
     echo "== transformers $version"
-    "$PYTHON" -m pip download --quiet --no-deps --only-binary=:all: "transformers==$version" -d "$WORK/$version"
-    "$PYTHON" -m zipfile -e "$WORK/$version"/transformers-"$version"-*.whl "$WORK/$version/unpacked"
-    "$PYTHON" -m records.mining "$WORK/$version/unpacked" \
-        --repo huggingface/transformers \
-        --ref "v$version" \
-        --src-prefix src/ \
-        --library-version "$version" \
-        --out "records/data/transformers-$version.jsonl.gz" \
-        --report "$WORK/$version/report.txt"
+    # `records mine --library` downloads the wheel (no dependencies) and knows transformers' layout
+    # (src/transformers/...) and tags (v<version>).
+    "$ROOT/.venv/bin/tracebot" records mine --library "transformers==$version" \
+        --out "$WORK/transformers-$version.jsonl.gz"
+    mv "$WORK/transformers-$version.jsonl.gz" "records/data/transformers-$version.jsonl.gz"
 done
 "$PYTHON" -m records.mining.versions records/data/transformers-*.jsonl.gz

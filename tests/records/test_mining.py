@@ -13,6 +13,7 @@ import re2
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.cli import main
 from records.mining import (
     MiningReport,
     Placeholder,
@@ -24,7 +25,6 @@ from records.mining import (
     write_records,
 )
 from records.mining import _tree as tree_module
-from records.mining.__main__ import main
 from records.mining._sites import error_type, path_tags
 from records.mining._template import normalise, template_pattern, template_text
 from records.model import Record
@@ -406,29 +406,20 @@ def test_format_report_lists_counts_reasons_and_files(tmp_path: Path) -> None:
 
 
 def test_command_line_writes_records_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out, report = tmp_path / "out.jsonl.gz", tmp_path / "report.txt"
-    args = [
-        str(FIXTURE_TREE),
-        "--repo",
-        "acme/pkg",
-        "--ref",
-        "v1.0",
-        "--src-prefix",
-        "src/",
-        "--out",
-        str(out),
-    ]
-    assert main([*args, "--report", str(report), "--workers", "1"]) == 0
+    out = tmp_path / "out.jsonl.gz"
+    args = ["records", "mine", str(FIXTURE_TREE), "--repo", "acme/pkg", "--ref", "v1.0", "--src-prefix", "src/"]
+    assert main([*args, "--out", str(out), "--report", "--workers", "1"]) == 0
     with gzip.open(out, "rt", encoding="utf-8") as handle:
         assert len(handle.readlines()) == 20
-    assert "bare re-raise" in report.read_text()
-    assert "wrote 20 records" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "bare re-raise" in captured.err
+    assert "wrote 20 records" in captured.out
 
 
 def test_command_line_reports_a_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main([str(tmp_path / "nope"), "--repo", "a/b", "--ref", "v1", "--out", str(tmp_path / "o.jsonl")])
-    assert code == 2
-    assert "no such directory" in capsys.readouterr().err
+    args = ["records", "mine", str(tmp_path / "nope"), "--repo", "a/b", "--ref", "v1", "--out", str(tmp_path / "o")]
+    assert main(args) == 1
+    assert "not a directory" in capsys.readouterr().err
 
 
 # --- the shipped transformers record sets ---------------------------------------------------------

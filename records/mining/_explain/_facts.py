@@ -254,8 +254,10 @@ def _init_fields(cls: ast.ClassDef) -> frozenset[str]:
 
 
 def site_guards(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[list[Guard], str | None, bool]:
-    """Return the guards around a raise (innermost first), what an innermost except catches, and
-    whether the raise runs unconditionally at the top of its function body."""
+    """Return the guards around a raise (innermost first), what an innermost except catches, and more.
+
+    The third value tells whether the raise runs unconditionally at the top of its function body.
+    """
     guards: list[Guard] = []
     caught: str | None = None
     child: ast.AST = node
