@@ -31,29 +31,18 @@ from records.model import Record
 from records.reader import DEFAULT_MAX_FILE_BYTES, LoadedRecord, expand_paths, read_file
 from storage.database import Database
 from storage.models import ImportReport
-from storage.records import RecordRepository, utc_now
+from storage.records import RECORD_COLUMNS, UPSERT_CONFLICT, RecordRepository, utc_now
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 1000
-_COLUMNS = (
-    "id, slug, repo, error_class, error_message, message_pattern, file_path, line_number, origin, "
-    "library_version, dataset_version, content_hash, data, created_at, updated_at"
-)
 # The staging table takes the store's upsert unchanged (same name and columns, a primary key on id).
-_STAGING_TABLE = f"CREATE TABLE records ({_COLUMNS.replace(', ', ' , ').replace('id ,', 'id PRIMARY KEY,', 1)})"
+_STAGING_TABLE = f"CREATE TABLE records ({RECORD_COLUMNS.replace(', ', ' , ').replace('id ,', 'id PRIMARY KEY,', 1)})"
 # One statement publishes the run: `WHERE true` tells SQLite's parser the ON CONFLICT is the upsert's.
-STAGED_UPSERT = f"""
-INSERT INTO main.records ({_COLUMNS})
-SELECT {_COLUMNS} FROM staged.records WHERE true
-ON CONFLICT (id) DO UPDATE SET
-    slug = excluded.slug, repo = excluded.repo, error_class = excluded.error_class,
-    error_message = excluded.error_message, message_pattern = excluded.message_pattern,
-    file_path = excluded.file_path, line_number = excluded.line_number, origin = excluded.origin,
-    library_version = excluded.library_version, dataset_version = excluded.dataset_version,
-    content_hash = excluded.content_hash, data = excluded.data, updated_at = excluded.updated_at
-WHERE records.content_hash != excluded.content_hash
-"""
+STAGED_UPSERT = (
+    f"INSERT INTO main.records ({RECORD_COLUMNS}) SELECT {RECORD_COLUMNS} FROM staged.records WHERE true"
+    + UPSERT_CONFLICT
+)
 
 
 @dataclass

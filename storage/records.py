@@ -16,10 +16,12 @@ from storage.database import Database, Row
 from storage.models import ImportRun, RecordStats, RecordSummary, StoredRecord
 
 _SUMMARY_COLUMNS = "id, slug, repo, error_class, error_message, file_path, line_number, origin, library_version"
-_UPSERT = """
-INSERT INTO records (id, slug, repo, error_class, error_message, message_pattern, file_path, line_number,
-                     origin, library_version, dataset_version, content_hash, data, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RECORD_COLUMNS = (
+    "id, slug, repo, error_class, error_message, message_pattern, file_path, line_number, origin, "
+    "library_version, dataset_version, content_hash, data, created_at, updated_at"
+)
+# What an upsert does when the id exists: every column but created_at, and only when the content changed.
+UPSERT_CONFLICT = """
 ON CONFLICT (id) DO UPDATE SET
     slug = excluded.slug, repo = excluded.repo, error_class = excluded.error_class,
     error_message = excluded.error_message, message_pattern = excluded.message_pattern,
@@ -28,6 +30,7 @@ ON CONFLICT (id) DO UPDATE SET
     content_hash = excluded.content_hash, data = excluded.data, updated_at = excluded.updated_at
 WHERE records.content_hash != excluded.content_hash
 """
+_UPSERT = f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({', '.join('?' * 15)}){UPSERT_CONFLICT}"
 # SQLite's default limit on bound parameters is 32766; stay far below it.
 _LOOKUP_CHUNK = 900
 
