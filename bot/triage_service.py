@@ -364,3 +364,13 @@ class TriageService:
         if self.engine is not None:
             added = [example.index_entry() for example in review.added]
             await self.engine.update_index(removed=review.removed, added=added)
+
+
+def library_line(group: TriageGroup) -> str:
+    """Return every library seen, with every version seen of it (or the latest one known)."""
+    names = list(group.libraries) + [name for name in group.versions if name not in group.libraries]
+    shown = []
+    for name in names:
+        versions = group.versions.get(name) or [v for v in [group.libraries.get(name)] if v]
+        shown.append(f"{name} {' / '.join(versions)}" if versions else name)
+    return ", ".join(shown)

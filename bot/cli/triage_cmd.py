@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from bot.cli._common import Handler, add_db_option, open_database, print_json
 from bot.settings import Settings
-from bot.triage_service import TriageService, parse_report_id, parse_sample_ids
+from bot.triage_service import TriageService, library_line, parse_report_id, parse_sample_ids
 from storage.triage_models import STATUSES, Review, TriageGroup, TriageReport
 
 Action = Callable[[argparse.Namespace, TriageService], Awaitable[int]]
@@ -260,15 +260,6 @@ def group_line(group: TriageGroup) -> str:
     return f"#{group.id:<5} {group.status:<9} {group.count:>6}  {group.error_class or '-'}: {message}"
 
 
-def _versions(group: TriageGroup) -> str:
-    names = list(group.libraries) + [name for name in group.versions if name not in group.libraries]
-    shown = []
-    for name in names:
-        versions = group.versions.get(name) or [v for v in [group.libraries.get(name)] if v]
-        shown.append(f"{name} {' / '.join(versions)}" if versions else name)
-    return ", ".join(shown)
-
-
 def report_text(report: TriageReport) -> str:
     """Return ``triage show`` as text."""
     group = report.group
@@ -281,7 +272,7 @@ def report_text(report: TriageReport) -> str:
         "the message with its values masked",
     ]
     if group.libraries or group.versions:
-        lines.append("libraries: " + _versions(group))
+        lines.append("libraries: " + library_line(group))
     if group.status == "linked":
         lines.append(f"linked to record {group.record_id}")
     elif group.status == "dismissed":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.triage_service import Notice, Page, Split
+from bot.triage_service import Notice, Page, Split, library_line
 from storage.triage_models import Review, TriageGroup, TriageReport
 
 COLOURS = {
@@ -91,16 +91,6 @@ def grouped_by(group: TriageGroup) -> str:
     """Say why pastes grouped here: the class, the innermost library frame, the masked message."""
     frame = f"`{group.frame}`" if group.frame else "none shown (any, or none)"
     return f"class `{group.error_class or '(none)'}` · library frame {frame} · the message with its values masked"
-
-
-def library_line(group: TriageGroup) -> str:
-    """Return every library seen, with every version seen of it (or the latest one known)."""
-    names = list(group.libraries) + [name for name in group.versions if name not in group.libraries]
-    shown = []
-    for name in names:
-        versions = group.versions.get(name) or [v for v in [group.libraries.get(name)] if v]
-        shown.append(f"{name} {' / '.join(versions)}" if versions else name)
-    return ", ".join(shown)
 
 
 def merge_message(source_id: int, review: Review) -> str:
