@@ -22,6 +22,7 @@ from storage.database import Database, Row, fetch_row, fetch_rows
 from storage.triage_models import (
     Example,
     Logged,
+    Outcome,
     Purged,
     Review,
     Status,
@@ -74,22 +75,29 @@ class TriageRepository:
         self._db = db
 
     async def log(self, obs: Observation, origin: PasteOrigin, limits: TriageLimits, now: str) -> Logged:
-        """Count a paste in its group (creating it), keep a sample, and enforce the per-user caps."""
+        """Count a paste in its group (creating it), keep a sample, and enforce the per-user caps.
+
+        The caps bound what one user's pastes *store* (groups, samples, aliases, versions), not whether
+        they are counted: past ``user_daily_pastes`` a paste of an existing group still adds one to its
+        count (``counted``), so a flood shows as large as it is; it only cannot start a group.
+        """
         async with self._db.transaction() as conn:
             pastes, made = await _user_day(conn, origin.author_id, now[:10])
-            if pastes >= limits.user_daily_pastes:
-                return Logged(outcome="user_limit")
-            group_id = await regroup.route(conn, obs)
+            capped = pastes >= limits.user_daily_pastes
+            group_id = await regroup.route(conn, obs, remember=not capped)
             new = group_id is None
             if group_id is None:
-                if made >= limits.user_daily_groups:
+                if capped or made >= limits.user_daily_groups:
                     await _bump_user(conn, origin.author_id, now[:10], new_group=False)
-                    return Logged(outcome="group_limit")
+                    return Logged(outcome="user_limit" if capped else "group_limit")
                 group_id = await _insert_group(conn, obs, now)
-            await _count_paste(conn, group_id, obs, origin, now)
-            stored = await _add_sample(conn, group_id, obs=obs, origin=origin, now=now, cap=limits.samples_per_group)
+            await _count_paste(conn, group_id, obs, origin, now, details=not capped)
+            stored = not capped and await _add_sample(
+                conn, group_id, obs=obs, origin=origin, now=now, cap=limits.samples_per_group
+            )
             await _bump_user(conn, origin.author_id, now[:10], new_group=new)
-        return Logged(outcome="logged", group=await self.get(group_id), new_group=new, sample_stored=stored)
+        outcome: Outcome = "counted" if capped else "logged"
+        return Logged(outcome=outcome, group=await self.get(group_id), new_group=new, sample_stored=stored)
 
     async def get(self, report_id: int) -> TriageGroup | None:
         """Return one group, or None."""
@@ -281,10 +289,17 @@ async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) 
 
 
 async def _count_paste(
-    conn: aiosqlite.Connection, group_id: int, obs: Observation, origin: PasteOrigin, now: str
+    conn: aiosqlite.Connection, group_id: int, obs: Observation, origin: PasteOrigin, now: str, *, details: bool
 ) -> None:
+    """Add one paste to a group's counts; ``details``: also the library versions it shows.
+
+    A capped user's paste (``details`` false) adds no row that grows with what the paste says: its
+    place and person rows exist already or are one per channel and author, and versions are skipped
+    (a flood of made-up version strings would otherwise grow the table without bound).
+    """
     row = await fetch_row(conn, "SELECT libraries FROM triage_groups WHERE id = ?", (group_id,))
-    libraries = _merge_libraries(json.loads(row["libraries"]) if row is not None else {}, obs.libraries)
+    old = json.loads(row["libraries"]) if row is not None else {}
+    libraries = _merge_libraries(old, obs.libraries) if details else old
     not_helpful = int(origin.source == "not_helpful")
     hints = json.dumps(libraries, sort_keys=True)
     await conn.execute(_UPDATE_GROUP, (not_helpful, now, hints, origin.jump_url, group_id))
@@ -292,6 +307,8 @@ async def _count_paste(
     await conn.execute(
         "INSERT OR IGNORE INTO triage_people (group_id, author_id) VALUES (?, ?)", (group_id, origin.author_id)
     )
+    if not details:
+        return
     await conn.executemany(
         "INSERT OR IGNORE INTO triage_versions (group_id, library, version) VALUES (?, ?, ?)",
         [(group_id, name, version) for name, version in obs.libraries.items() if version],

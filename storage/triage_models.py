@@ -10,7 +10,8 @@ from records.matching.index import IndexEntry
 
 Status = Literal["new", "linked", "dismissed"]
 STATUSES: tuple[Status, ...] = ("new", "linked", "dismissed")
-Outcome = Literal["logged", "user_limit", "group_limit"]
+# "counted": a paste past its author's daily cap, added to its group's count with nothing stored.
+Outcome = Literal["logged", "counted", "user_limit", "group_limit"]
 
 
 class TriageGroup(BaseModel):

@@ -37,25 +37,42 @@ _MOVE_PLACES = (
 )
 
 
-async def route(conn: aiosqlite.Connection, obs: Observation) -> int | None:
-    """Return the group a paste belongs to (through aliases, the loose key and split rules), or None."""
+async def route(conn: aiosqlite.Connection, obs: Observation, *, remember: bool = True) -> int | None:
+    """Return the group a paste belongs to (through aliases, the loose key and split rules), or None.
+
+    ``remember``: alias the paste's key to the group it was routed to, and let a group that had no
+    frame take the paste's. A capped user's paste is only counted: it writes nothing that grows.
+    """
     group_id = await _alias(conn, obs.key)
     if group_id is None and obs.masked:
-        # A bare final line joins a traceback's group, and a traceback joins a bare line's group.
-        sql = (
-            "SELECT id FROM triage_groups WHERE loose_key = ? AND (frame = '' OR ? = '') "
-            "ORDER BY count DESC, id LIMIT 1"
-        )
-        row = await fetch_row(conn, sql, (obs.loose_key or obs.key, obs.frame))
-        group_id = int(row["id"]) if row is not None else None
+        group_id = await _by_loose_key(conn, obs, remember=remember)
     if group_id is None:
         group_id = await _by_prefix(conn, obs)
     if group_id is None:
         return None
-    await conn.execute(
-        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id)
-    )
+    if remember:
+        await conn.execute(
+            "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id)
+        )
     return await _follow_rules(conn, group_id, obs.parts)
+
+
+async def _by_loose_key(conn: aiosqlite.Connection, obs: Observation, *, remember: bool) -> int | None:
+    """Return the group of the same message with no frame, or (for a bare line) with any frame.
+
+    A bare final line joins a traceback's group, and a traceback joins a bare line's group. The first
+    traceback to join a group of bare lines gives it its frame: a traceback raised in another file
+    (one check copied into several models) then starts its own group, as its key says, instead of
+    every copy piling into the group the bare lines began.
+    """
+    sql = "SELECT id, frame FROM triage_groups WHERE loose_key = ? AND (frame = '' OR ? = '') ORDER BY count DESC, id"
+    row = await fetch_row(conn, sql + " LIMIT 1", (obs.loose_key or obs.key, obs.frame))
+    if row is None:
+        return None
+    group_id = int(row["id"])
+    if remember and obs.frame and not row["frame"]:
+        await conn.execute("UPDATE triage_groups SET frame = ? WHERE id = ? AND frame = ''", (obs.frame, group_id))
+    return group_id
 
 
 async def _by_prefix(conn: aiosqlite.Connection, obs: Observation) -> int | None:
