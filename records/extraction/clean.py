@@ -2,8 +2,8 @@
 
 The steps run in an order chosen so that no later step can create what an earlier one removed, which
 is what makes ``clean_paste`` idempotent: deletions of characters come first, then fences (each
-replaced by a newline, so nothing on either side can join), then inline code, then quotes (which only
-remove a line's start).
+replaced by a newline, so nothing on either side can join), then inline code, then markdown links (a
+link becomes its URL, which holds no bracket), then quotes (which only remove a line's start).
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ _BARE_SGR_RE = re.compile(r"\[[0-9;]{1,20}m")
 _SGR_MAX = 22  # '[' + 20 parameter characters + 'm'
 
 _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
+# A markdown link as GitHub and chat windows render a URL they recognise: '[Models - Hugging Face](https://
+# huggingface.co/models)'. The message printed the URL; the title is the window's. A title holding a
+# URL is left alone, so that no replacement can make a new link (idempotence).
+_LINK_RE = re.compile(r"\[([^\[\]()\n]{1,200})\]\((https?://[^\s()\[\]]{1,2000})\)")
 _QUOTE_PREFIX_RE = re.compile(r"^(?:>>> |> )+", re.MULTILINE)
 _EMPTY_QUOTE_RE = re.compile(r"^(?:>>>|>)$", re.MULTILINE)
 
@@ -63,7 +67,14 @@ def _clean(text: str, *, unwrap_inline: bool) -> str:
         text = _unwrap_inline_code(text)
         # Unwrapping can join "[0" and "m": remove colour codes formed that way too.
         text = _strip_bare_sgr(text)
-    return _strip_quotes(text)
+    return _strip_quotes(_unwrap_links(text))
+
+
+def _unwrap_links(text: str) -> str:
+    """Replace each markdown link '[title](url)' by its URL, unless the title itself holds one."""
+    if "](" not in text:
+        return text
+    return _LINK_RE.sub(lambda m: m.group(0) if "://" in m.group(1) else m.group(2), text)
 
 
 def _drop_invisible(text: str) -> str:

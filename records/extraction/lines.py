@@ -213,6 +213,13 @@ def parse_frame_line(text: str) -> RawFrame | None:
         return _ipython_cell_frame(text)
     if text.startswith(_BOX_CHARS):
         return _rich_frame(text)
+    return _unmarked_frame(text)
+
+
+def _unmarked_frame(text: str) -> RawFrame | None:
+    """Parse the frame lines that open with a path: a CPython line copied without 'File "', old IPython's."""
+    if '", line ' in text:
+        return _cut_cpython_frame(text)
     if " in " in text:
         return _old_ipython_frame(text)
     return None
@@ -230,6 +237,14 @@ def _cpython_frame(text: str) -> RawFrame | None:
     func = func.strip()
     function = (func[3:].strip() or None) if func.startswith("in ") else None
     return RawFrame(path, line, function, "cpython")
+
+
+def _cut_cpython_frame(text: str) -> RawFrame | None:
+    """Parse a CPython frame line copied without its opening 'File "' ('/lib/x.py", line 12, in f')."""
+    path = text.partition('", line ')[0]
+    if not path.endswith(_PATH_SUFFIXES) or not ("/" in path or "\\" in path) or '"' in path:
+        return None
+    return _cpython_frame('File "' + text)
 
 
 def _ipython_file_frame(text: str) -> RawFrame | None:

@@ -36,7 +36,8 @@ from records.extraction.traceback import parse_traceback, starts_traceback
 # character starts no alternative; each alternative is a literal or a class with a bounded repeat.
 _ANCHOR_RE = re.compile(
     r"Traceback \(most recent call last\)|File [\"~/\\<.A-Za-z]|Cell In\[|Input In \[|<ipython-input-"
-    r"|\.py(?:x?:\d| in )|>:\d|E(?:  |rror|xception|RROR|\d{4} )|F(?:AILED |ATAL|\d{4} )|Warning"
+    r'|\.py(?:x?:\d| in |", line )|>:\d|'
+    r"E(?:  |rror|xception|RROR|\d{4} )|F(?:AILED |ATAL|\d{4} )|Warning"
     r"|Interrupt|S(?:topIteration|ystemExit)|GeneratorExit|CRITICAL"
 )
 # Why these caps: a real paste has a few dozen anchor lines (a long torchrun traceback a few hundred);
@@ -46,7 +47,7 @@ MAX_FOUND = 200
 _MAX_COLONS = 20  # ': ' occurrences examined per line when looking for an inline error
 _MAX_SPANS = 20  # inline code spans examined per line
 _SPAN_FOLLOWERS = frozenset(".,;:!?)]\"'")
-_QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")", "`": "`", "*": "*"}
+_QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")", "[": "]", "`": "`", "*": "*"}
 # Words before a class that show it is being discussed ("ValueError vs TypeError: which?"), not hit.
 _DISCUSSION_WORDS = frozenset({"vs", "vs.", "or", "and", "between", "catch", "catching", "except", "raise"})
 _SHELL_COMMANDS = ("python ", "python3 ", "$ ", "pip ")

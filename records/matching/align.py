@@ -6,6 +6,10 @@ where a terminal wrapped (sometimes inside a word), case. Both sides are therefo
 ``str.find`` from where the previous one ended, so placeholder values of any length (a list of 200
 config classes, a tensor repr) between them cost one linear scan, never a quadratic comparison.
 
+A long segment is looked up in pieces of ``CHUNK`` characters, each after the previous one: a
+typo typed into a message retyped by hand, or a markdown link title a chat window put inside a URL,
+then loses the one piece it falls in, not the whole sentence.
+
 A message is often a piece of its template: cut off by the paste (a traceback cut before its end, a
 chat window's limit) or quoted from its middle. What is missing then sits only at the ends, and the
 segment at the cut is matched in part; text missing between found segments is a contradiction.
@@ -24,6 +28,11 @@ SHORT_SEGMENT = 8
 MIN_PARTIAL = 4
 MAX_LEADING_VALUE = 20  # squashed characters a quoted piece may open with before the template's text
 MAX_PARTIAL = 400  # the part of a cut segment looked for: each length tried costs one comparison
+# Squashed segments longer than 2 * CHUNK are looked up in pieces of CHUNK to 2 * CHUNK - 1
+# characters: 24 letters in a row are not found by chance, and a typo costs only its piece.
+CHUNK = 24
+TYPO_SLACK = 3  # squashed characters a retyped piece may be shorter or longer by (or an eighth of it)
+MAX_TRAILING = 2  # squashed characters after a piece cut off inside a sentence (a stray "s", a digit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +43,9 @@ class Alignment:
     found_chars: int  # literal characters found (squashed)
     consistent: bool  # nothing missing between found segments: a whole message, or a piece of one
     outside: float = 0.0  # share of the message before the template's first or after its last literal text
+    # Text is missing inside, but the message holds other text of about its length in each gap: a
+    # typo or an inserted link title, not a template whose words the message lacks.
+    replaced: bool = False
 
 
 def squash(text: str) -> str:
@@ -43,8 +55,22 @@ def squash(text: str) -> str:
 
 @lru_cache(maxsize=65_536)
 def squashed_segments(segments: tuple[str, ...]) -> tuple[str, ...]:
-    """Return a template's non-empty squashed literal segments (cached: templates repeat)."""
-    return tuple(needle for needle in map(squash, segments) if needle)
+    """Return a template's non-empty squashed literal segments, long ones in pieces (cached: templates repeat)."""
+    return tuple(piece for needle in map(squash, segments) if needle for piece in _pieces(needle))
+
+
+@lru_cache(maxsize=65_536)
+def continued(segments: tuple[str, ...]) -> tuple[bool, ...]:
+    """Tell, for each needle of ``squashed_segments``, whether it continues the previous one with no hole."""
+    return tuple(k > 0 for needle in map(squash, segments) if needle for k in range(len(_pieces(needle))))
+
+
+def _pieces(needle: str) -> list[str]:
+    """Cut a long squashed segment into pieces of CHUNK characters, the last one taking the rest."""
+    if len(needle) < 2 * CHUNK:
+        return [needle]
+    cuts = list(range(0, len(needle) - CHUNK, CHUNK))
+    return [needle[a:b] for a, b in zip(cuts, [*cuts[1:], len(needle)], strict=True)]
 
 
 def align(segments: tuple[str, ...], message: str) -> Alignment:
@@ -58,7 +84,7 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
     found = sum(len(needle) for needle, hit in zip(needles, hits, strict=True) if hit is not None)
     first = next((k for k, hit in enumerate(hits) if hit is not None), None)
     if first is None:
-        return _inside_one_segment(needles, hay, total)
+        return _inside_one_segment(segments, hay, total)
     last = max(k for k, hit in enumerate(hits) if hit is not None)
     consistent = all(hit is not None for hit in hits[first : last + 1])
     if consistent:
@@ -66,8 +92,40 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
         # A piece quoted from the middle starts inside the template: in the segment before the first
         # one found (its tail), or in a short value. A long unexplained opening is another template's.
         consistent = first == 0 or head > 0 or (hits[first] or 0) <= MAX_LEADING_VALUE
-        found += head + _tail_partial(needles, hits, hay, last)
-    return Alignment(found / total, found, consistent, _outside(segments, needles, hits, hay, first=first, last=last))
+        tail = _tail_partial(needles, hits, hay, last)
+        found += head + tail
+        # A piece cut off ends the message; text going on where the template goes on without a hole
+        # (the rest of one sentence) says another sentence, not a cut: "... version of Qwen2." is not
+        # "... version of PhiMoE" cut off.
+        if consistent and last + 1 < len(needles) and continued(segments)[last + 1]:
+            consistent = _rest(hits, needles, hay, last) - tail <= MAX_TRAILING
+    outside = _outside(segments, needles, hits, hay, first=first, last=last)
+    replaced = not consistent and _gaps_filled(segments, needles, hits, last)
+    return Alignment(found / total, found, consistent, outside, replaced)
+
+
+def _gaps_filled(segments: tuple[str, ...], needles: tuple[str, ...], hits: list[int | None], last: int) -> bool:
+    """Tell whether the message holds text in place of each needle missing between found ones.
+
+    About the missing length (``TYPO_SLACK``): a typo keeps the length, a dropped or added word does
+    not. A gap that spans a placeholder also holds its value, so only its lower bound is checked.
+    """
+    joined = continued(segments)
+    previous_end = 0  # the message's start: needles missing before the first found one are a gap too
+    missing, holed = 0, False
+    for k in range(last + 1):
+        hit = hits[k]
+        holed = holed or (k > 0 and not joined[k])
+        if hit is None:
+            missing += len(needles[k])
+            continue
+        if missing:
+            gap = hit - previous_end
+            slack = max(TYPO_SLACK, missing // 8)
+            if gap < missing - slack or (not holed and gap > missing + slack):
+                return False
+        previous_end, missing, holed = hit + len(needles[k]), 0, False
+    return True
 
 
 def _outside(
@@ -86,9 +144,9 @@ def _outside(
     return (before + after) / len(hay)
 
 
-def _inside_one_segment(needles: tuple[str, ...], hay: str, total: int) -> Alignment:
+def _inside_one_segment(segments: tuple[str, ...], hay: str, total: int) -> Alignment:
     """Align a message that is a piece of one long segment (a message cut off, or quoted in part)."""
-    if len(hay) >= MIN_PARTIAL and any(hay in needle for needle in needles):
+    if len(hay) >= MIN_PARTIAL and any(hay in squash(segment) for segment in segments):
         return Alignment(len(hay) / total, len(hay), True)
     return Alignment(0.0, 0, False)
 
@@ -110,6 +168,12 @@ def _find_in_order(needles: tuple[str, ...], hay: str) -> list[int | None]:
         else:
             hits.append(None)
     return hits
+
+
+def _rest(hits: list[int | None], needles: tuple[str, ...], hay: str, last: int) -> int:
+    """Count the squashed characters of the message after the last needle found."""
+    last_hit = hits[last]
+    return 0 if last_hit is None else len(hay) - last_hit - len(needles[last])
 
 
 def _tail_partial(needles: tuple[str, ...], hits: list[int | None], hay: str, last: int) -> int:

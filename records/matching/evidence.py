@@ -27,6 +27,13 @@ FUZZY_CHARS = 1200
 FRAGMENT_CHARS = 45
 FRAGMENT_CEILING = 0.9
 OUTSIDE_WEIGHT = 0.5
+# A message retyped by hand ("trunction=True") or re-rendered by a chat window (a link title put
+# before its URL) loses a piece of its literal text here and there: the alignment then has holes,
+# yet the words read almost the same. From this much of the literal text found in order and this
+# fuzzy likeness, the text counts as their product rather than as a contradiction.
+# Below a piece found whole (``FRAGMENT_CEILING``): of two templates, the one the message holds without
+# holes goes first.
+RETYPED_COVERED, RETYPED_FUZZY, RETYPED_CEILING = 0.7, 0.8, 0.85
 # Below this many literal characters a template says little (e.g. "Invalid {x}").
 SPECIFIC_CHARS = 28
 LINE_TOLERANCE = 2
@@ -158,6 +165,8 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
     whole = 0.45 * pattern_score + 0.40 * segments + 0.15 * fuzzy / 100
     if segments < 1.0:
         whole *= segments if alignment.consistent else segments**2  # text missing inside is worse
+    if alignment.replaced and segments >= RETYPED_COVERED and fuzzy >= 100 * RETYPED_FUZZY:
+        whole = max(whole, min(RETYPED_CEILING, segments * fuzzy / 100))
     piece = 0.0
     if alignment.consistent:
         # A message cut off, or quoted in part, covers only part of its template, and that is the

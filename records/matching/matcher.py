@@ -51,6 +51,9 @@ TRIED_OTHERS, TRIED_FRAGMENTS = 12, 12  # errors of one paste tried beside its p
 MAX_NAMED_CHARS = 64_000  # the paste's tail searched for model class names (extraction's limit)
 MAX_QUERY_CHARS = 500
 GENERIC_TEXT_FACTOR = 0.4
+# Two templates of one file and class opening with this many squashed characters in common, raised in
+# different versions, are one check reworded (``_join_reworded``).
+REWORDED_OPENING = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,10 @@ OTHER_BACKEND_PENALTY = 0.03
 # that is the evidence, and it outranks a text match raised at another line.
 SITE_SCORE = 0.96
 SITE_LITERAL_CHARS = 12
+# The paste quotes the template as the source writes it, placeholders and all ('raise ValueError(f"Can't
+# find a valid checkpoint at {checkpoint_path}")'): the code line of the raise tells look-alike
+# templates of two files apart ("... at {resume_from_checkpoint}" is trainer.py's), like a frame would.
+W_SOURCE = 0.04
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +144,7 @@ class _Scored:
     score: float  # 0-100, shown
     rank: float  # unclamped, orders answers whose shown score is the same (e.g. both 100)
     evidence: Evidence
+    quoted: bool = False  # the paste quotes this template's raise statement (``quotes_source``)
 
 
 @dataclass
@@ -171,7 +179,7 @@ class Matcher:
         names = named_models(text[-MAX_NAMED_CHARS:])
         fallback: MatchResult | None = None
         for error in ordered:
-            result = self._match_error(error, extraction, names)
+            result = self._match_error(error, extraction, names, text[-MAX_NAMED_CHARS:])
             if result.status == "matched":
                 return result
             if fallback is None or _rank(result.status) > _rank(fallback.status):
@@ -185,20 +193,24 @@ class Matcher:
         libraries: frozenset[str],
         versions: Mapping[str, str] | None = None,
         names: frozenset[str] = frozenset(),
+        paste: str = "",
     ) -> list[Match]:
         """Return every answer for one extracted error, best first (no status decision).
 
         ``versions`` are library versions the paste prints; ``names`` the class names it prints
-        (``named_models``), which pick a model's file among copies of the same check.
+        (``named_models``), which pick a model's file among copies of the same check; ``paste`` the
+        pasted text, which may quote a template's raise statement itself (``quotes_source``).
         """
         hint = _hint(error, libraries)
         groups: dict[str, _Group] = {}
         for candidate in self._candidates(error):
-            for item in self._score_template(candidate, error, hint):
+            quoted = quotes_source(candidate.group.text, paste)
+            for item in self._score_template(candidate, error, hint, quoted):
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, hint, versions or {}) for group in groups.values()]
-        framed = [any(m.evidence.frame > 0 for m in group.members) for group in groups.values()]
+        framed = [any(m.evidence.frame > 0 or m.quoted for m in group.members) for group in groups.values()]
         answers, framed = _join_curated(answers, framed)
+        answers, framed = _join_reworded(answers, framed, self.thresholds.margin)
         repos = [(entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers]
         answers = _one_per_record(_fold(answers, framed, repos, names))
         answers.sort(key=lambda m: (-m.rank, m.id))
@@ -233,8 +245,10 @@ class Matcher:
         found = [_search_match(members, scores[key]) for key, members in sites.items()]
         return sorted(_one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
 
-    def _match_error(self, error: ExtractedError, extraction: Extraction, names: frozenset[str]) -> MatchResult:
-        answers = self.score_error(error, frozenset(extraction.libraries), extraction.versions, names)
+    def _match_error(
+        self, error: ExtractedError, extraction: Extraction, names: frozenset[str], paste: str
+    ) -> MatchResult:
+        answers = self.score_error(error, frozenset(extraction.libraries), extraction.versions, names, paste)
         status, shown = self._decide(error, extraction, answers)
         return MatchResult(status, tuple(shown), extraction, error)
 
@@ -253,7 +267,9 @@ class Matcher:
             return "ambiguous", close[:5]
         return no_answer, []
 
-    def _score_template(self, candidate: Candidate, error: ExtractedError, hint: FrameHint | None) -> list[_Scored]:
+    def _score_template(
+        self, candidate: Candidate, error: ExtractedError, hint: FrameHint | None, quoted: bool = False
+    ) -> list[_Scored]:
         group = candidate.group
         pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
         text = text_evidence(group.template, pattern, error.message)
@@ -261,7 +277,7 @@ class Matcher:
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
         generic = is_generic(group.template)
         members = [m for m in group.members if m.alias_of is None or example_applies(m, error)]
-        return [_score(member, text, error, hint, generic) for member in members]
+        return [_score(member, text, error, hint, generic, quoted=quoted) for member in members]
 
     def _text_suffices(self, text: TextEvidence) -> bool:
         """Tell whether text evidence alone is enough: near certain, or a long run of the template in order."""
@@ -269,7 +285,7 @@ class Matcher:
 
 
 def _score(
-    entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None, generic: bool
+    entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None, generic: bool, *, quoted: bool
 ) -> _Scored:
     evidence = gather(entry, text, error.error_class, hint)
     text_weight = W_TEXT
@@ -284,7 +300,14 @@ def _score(
     at_site = evidence.frame >= 1.0 and evidence.same_line and evidence.error_class > 0
     if at_site and text.literal_chars < SITE_LITERAL_CHARS:
         raw = max(raw, SITE_SCORE)
-    return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence)
+    if quoted:
+        raw += W_SOURCE
+    return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted)
+
+
+def quotes_source(template: str, paste: str) -> bool:
+    """Tell whether ``paste`` holds ``template`` word for word, placeholders included (its raise line)."""
+    return "{" in template and len(template) <= len(paste) and template in paste
 
 
 def _search_match(members: list[IndexEntry], score: float) -> Match:
@@ -358,6 +381,44 @@ def _join_curated(answers: list[Match], framed: list[bool]) -> tuple[list[Match]
                 member_ids=tuple(dict.fromkeys((*answer.member_ids, *host.member_ids))),
             )
     return kept, kept_framed
+
+
+def _join_reworded(answers: list[Match], framed: list[bool], margin: float) -> tuple[list[Match], list[bool]]:
+    """Join the answers that are one raise site whose wording changed between versions.
+
+    Shipped versions raise "Unrecognized model in {x}. Should have a `model_type` key in its {y}." in
+    one and the same sentence going on in another, in the same file, with the same class. A paste
+    that both fit about as well (within ``margin``) cannot say which version it came from, and two
+    answers of one check say nothing more than one: the better one stands for both.
+    """
+    kept: list[Match] = []
+    kept_framed: list[bool] = []
+    for answer, frame in sorted(zip(answers, framed, strict=True), key=lambda pair: -pair[0].rank):
+        host = next((k for k, other in enumerate(kept) if _reworded(other, answer, margin)), None)
+        if host is None:
+            kept.append(answer)
+            kept_framed.append(frame)
+            continue
+        other = kept[host]
+        kept[host] = replace(
+            other,
+            member_ids=tuple(dict.fromkeys((*other.member_ids, *answer.member_ids))),
+            versions=tuple(dict.fromkeys((*other.versions, *answer.versions))),
+        )
+        kept_framed[host] = kept_framed[host] or frame
+    return kept, kept_framed
+
+
+def _reworded(kept: Match, other: Match, margin: float) -> bool:
+    """Tell whether ``other`` is ``kept``'s raise site in other versions, reworded (see ``_join_reworded``)."""
+    if kept.file_path is None or kept.file_path != other.file_path or kept.rank - other.rank >= margin:
+        return False
+    if short_class(kept.error_class) != short_class(other.error_class):
+        return False
+    if not kept.versions or not other.versions or set(kept.versions) & set(other.versions):
+        return False
+    a, b = squashed_literal(kept.error_message), squashed_literal(other.error_message)
+    return len(a) >= REWORDED_OPENING and len(b) >= REWORDED_OPENING and a[:REWORDED_OPENING] == b[:REWORDED_OPENING]
 
 
 def _host_of(curated: Match, answers: list[Match]) -> Match | None:
