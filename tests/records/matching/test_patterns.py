@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import pytest
+import re2
 
 from records.matching import IndexEntry, Matcher, MatchIndex
-from records.matching.patterns import check_pattern, derived_pattern, is_literal_with_holes, pattern_evidence
+from records.matching.patterns import (
+    _options,
+    check_pattern,
+    derived_pattern,
+    is_literal_with_holes,
+    pattern_evidence,
+    required_runs,
+)
 from records.matching.template import parse_template
 
 ADVERSARIAL_PATTERNS = [
@@ -83,3 +91,20 @@ def test_literal_with_holes_shape(pattern: str, plain: bool) -> None:
     assert is_literal_with_holes(pattern) is plain
     if plain:
         assert check_pattern(pattern).usable
+
+
+def test_required_runs_are_the_literal_text_between_holes() -> None:
+    assert required_runs(r"^expected\ (.+?)\ calls,\ got\ (.+?)$") == ("expected ", " calls, got ")
+    assert required_runs(r"(?s)a\s+b(.*)c\$") == ("a", "b", "c$")
+    assert required_runs(r"^(\d+) items$") is None  # \d: not plain text, compiled instead
+    assert required_runs(r"a|b") is None
+
+
+def test_a_pattern_whose_text_is_missing_scores_zero_like_re2() -> None:
+    pattern = r"^expected\ (.+?)\ calls,\ got\ (.+?)$"
+    for message in ["expected 3 calls, got 1", "expected 3\ncalls, got 1", "expected 3 calls", "got 1 expected"]:
+        program = re2.compile(pattern, _options())
+        texts = (message.strip(), " ".join(message.split()))
+        whole = any(program.fullmatch(t) for t in texts)
+        inside = any(program.search(t) for t in texts)
+        assert pattern_evidence(pattern, message) == (1.0 if whole else 0.8 if inside else 0.0)

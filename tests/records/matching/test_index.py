@@ -1,0 +1,102 @@
+"""The template index: which templates a message's words find, and in which order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from records.matching import index as index_module
+from records.matching.index import IndexEntry, MatchIndex
+from records.matching.template import message_words
+
+WORDS = [f"w{chr(97 + a)}{chr(97 + b)}{chr(97 + c)}" for a in range(4) for b in range(5) for c in range(5)]
+
+
+def _entries(count: int, seed: int) -> list[IndexEntry]:
+    rng = random.Random(seed)
+    entries = []
+    for number in range(count):
+        # A skewed draw: a few words are in most templates (dense), most are in a few.
+        words = {WORDS[min(len(WORDS) - 1, int(rng.paretovariate(0.6)) - 1)] for _ in range(6)}
+        words |= set(rng.sample(WORDS, 3))
+        message = " ".join(sorted(words)) + " {value} " + rng.choice(WORDS)
+        entries.append(IndexEntry(id=f"r{number}", error_message=message, file_path=f"src/m{number % 7}.py"))
+    return entries
+
+
+def _walk(index: MatchIndex, message: str, limit: int) -> list[tuple[str, float]]:
+    """The ranking as the pure-Python walk over posting lists computed it (the reference)."""
+    postings = index._postings
+    words = sorted((w for w in message_words(message) if w in postings), key=lambda w: len(postings[w]))
+    gained: dict[int, float] = {}
+    for word in words:
+        slots = postings[word]
+        if len(slots) > index_module.MAX_POSTING:
+            break
+        weight = index._weight(word)
+        if len(slots) > index_module.DENSE_POSTING and (gained or (len(words) > 1 and word is not words[-1])):
+            for slot in gained:
+                group = index._groups[slot]
+                if group is not None and word in group.posted:
+                    gained[slot] += weight
+        else:
+            for slot in slots:
+                gained[slot] = gained.get(slot, 0.0) + weight
+    groups = index._groups
+    ranked = sorted(gained.items(), key=lambda item: item[1] / groups[item[0]].posted_weight, reverse=True)  # type: ignore[union-attr]
+    return [(groups[s].text, min(got / groups[s].posted_weight, 1.0)) for s, got in ranked[:limit]]  # type: ignore[union-attr]
+
+
+def _ranked(index: MatchIndex, message: str, limit: int) -> list[tuple[str, float]]:
+    return [(c.group.text, c.coverage) for c in index.candidates(message, limit)]
+
+
+@pytest.mark.parametrize("dense", [2, 8, 512])
+def test_ranking_is_the_walks_sums_and_ties(monkeypatch: pytest.MonkeyPatch, dense: int) -> None:
+    monkeypatch.setattr(index_module, "DENSE_POSTING", dense)
+    index = MatchIndex.build(_entries(400, seed=dense))
+    rng = random.Random(7)
+    for _ in range(200):
+        message = " ".join(rng.sample(WORDS, rng.randint(1, 12)))
+        for limit in (1, 5, 24):
+            assert _ranked(index, message, limit) == _walk(index, message, limit)
+
+
+def test_a_fragment_of_the_opening_finds_a_long_template() -> None:
+    long = "Unrecognized configuration class {cls} for this kind of AutoModel: " + "padding words " * 30 + "{x}"
+    index = MatchIndex.build([IndexEntry(id="a", error_message=long), IndexEntry(id="b", error_message="Other {x}")])
+    found = index.candidates("Unrecognized configuration class LlamaConfig for this kind of AutoModel")
+    assert found[0].group.text == long
+
+
+def test_a_common_word_adds_weight_but_alone_brings_its_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_module, "DENSE_POSTING", 2)
+    entries = [IndexEntry(id=f"c{n}", error_message=f"tensor shape mismatch variant{n}") for n in range(5)]
+    entries.append(IndexEntry(id="rare", error_message="tensor zebracorn exploded"))
+    index = MatchIndex.build(entries)
+    # "tensor" is dense: beside a rare word it only adds to the rare word's template.
+    assert [c.group.text for c in index.candidates("tensor zebracorn")] == ["tensor zebracorn exploded"]
+    # Alone, the common word still finds every template posted under it.
+    assert len(index.candidates("tensor", 40)) == len({c.group.text for c in index.candidates("tensor", 40)}) >= 5
+
+
+def test_upsert_and_remove_keep_postings_and_lookups_consistent() -> None:
+    index = MatchIndex.build(_entries(50, seed=1))
+    added = IndexEntry(id="new", error_message="flamingo quokka narwhal {x} overflowed")
+    index.upsert([added])
+    assert index.get("new") == added
+    assert index.candidates("flamingo quokka narwhal 3 overflowed")[0].group.text == added.error_message
+    index.upsert([IndexEntry(id="new", error_message="pangolin axolotl {y} underflowed")])  # changed text
+    assert not index.candidates("flamingo quokka narwhal")
+    assert index.candidates("pangolin axolotl underflowed")[0].group.members[0].id == "new"
+    index.remove("new")
+    index.remove("r3")
+    assert index.get("new") is None and index.get("r3") is None and len(index) == 49
+    assert not index.candidates("pangolin axolotl underflowed")
+    for slots in index._postings.values():
+        assert list(slots) == sorted(set(slots))  # ascending, no slot twice: searchsorted relies on it
+    rng = random.Random(2)
+    for _ in range(50):
+        message = " ".join(rng.sample(WORDS, 6))
+        assert _ranked(index, message, 10) == _walk(index, message, 10)
