@@ -69,7 +69,7 @@ def generate(records: list[Record], count: int, seed: int = 20261129) -> list[di
         same_text[_literal_key(record)].append(record.id)
     usable = [r for r in records if parse_template(r.error_message).literal_chars >= 12]
     chosen = rng.sample(usable, min(count, len(usable)))
-    pastes = []
+    pastes: list[dict[str, object]] = []
     for number, record in enumerate(chosen):
         kind = rng.choice(sorted(FORMATS))
         message = render_message(record.error_message, rng)

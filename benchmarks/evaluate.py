@@ -79,7 +79,10 @@ class Tally:
 
     def row(self, name: str) -> str:
         """Format one table row."""
-        pct = lambda n: f"{100 * n / self.total:6.1f}%" if self.total else "     - "  # noqa: E731
+
+        def pct(n: int) -> str:
+            return f"{100 * n / self.total:6.1f}%" if self.total else "     - "
+
         s = self.statuses
         extra = "  ".join(f"{label} {h}/{n} {100 * h / n:5.1f}%" for label, (h, n) in self.parts.items() if n)
         return (f"{name:<10} {self.total:>5} {pct(self.top1)} {pct(s['matched'])} {pct(s['ambiguous'])} "

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 from hypothesis import settings
 
@@ -48,6 +49,13 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "tracebot.db")
     yield database
     await database.close()
+
+
+async def one_row(cursor: aiosqlite.Cursor) -> tuple[Any, ...]:
+    """Return the row a query's cursor holds as a tuple; fail the test if the query found none."""
+    row = await cursor.fetchone()
+    assert row is not None, "the query returned no row"
+    return tuple(row)
 
 
 def make_record(**overrides: Any) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def settings_for_tests(db_path: Path, **overrides: Any) -> Settings:
         "heartbeat_interval": 0,
         "reload_interval": 0,
     }
-    return Settings(_env_file=None, **(values | overrides))  # type: ignore[call-arg]
+    return Settings(_env_file=None, **(values | overrides))
 
 
 async def seeded_services(tmp_path: Path, pastes: FakePastes | None = None, **overrides: Any) -> Services:
@@ -88,6 +88,13 @@ class Sim:
     member: simcord.MemberActor
     stranger: simcord.MemberActor
     events: dict[str, list[Any]]
+
+    @property
+    def me(self) -> discord.ClientUser:
+        """The bot's own user: SimCord has logged the bot in before any test runs."""
+        me = self.bot.user
+        assert me is not None, "the bot is not logged in"
+        return me
 
 
 def _record_events(bot: TracebotBot, events: dict[str, list[Any]]) -> None:
@@ -132,6 +139,25 @@ async def sim_fixture(simcord_env: simcord.Env, simcord_bot: TracebotBot) -> Sim
 
 def answers(sim: Sim, channel: simcord.ChannelHandle) -> list[discord.Message]:
     """Return tracebot's own messages in a channel, oldest first."""
-    me = sim.bot.user
-    assert me is not None
-    return [m for m in channel.history() if m.author.id == me.id]
+    return [m for m in channel.history() if m.author.id == sim.me.id]
+
+
+def response_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """Return the message the bot answered an interaction with; fail the test if it sent none."""
+    response = result.response
+    assert response is not None, f"the bot answered with no message: {result!r}"
+    return response
+
+
+def footer_text(message: discord.Message | simcord.ResponseMessage) -> str:
+    """Return the footer text of a message's first embed; fail the test if it has none."""
+    assert message.embeds, f"no embed in {message!r}"
+    text = message.embeds[0].footer.text
+    assert text is not None, f"the first embed of {message!r} has no footer"
+    return text
+
+
+def posted_bodies(sim: Sim) -> list[dict[str, Any]]:
+    """Return the JSON bodies of every message the bot created (sent or followed up), oldest first."""
+    posts = [r for r in sim.env.http_requests if r.method == "POST" and r.path.endswith("/messages")]
+    return [r.json for r in posts if isinstance(r.json, dict)]

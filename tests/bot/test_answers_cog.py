@@ -5,25 +5,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import discord
-
 from bot.exts.answers import Answers
 from bot.exts.answers._throttle import Throttle
 from storage.importer import import_paths
-from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED, Sim, answers, sim_fixture, simcord_bot_fixture  # noqa: F401
+from tests.bot.simbot import (  # noqa: F401
+    CACHE,
+    STATEFUL,
+    UNMATCHED,
+    Sim,
+    answers,
+    footer_text,
+    posted_bodies,
+    response_of,
+    sim_fixture,
+    simcord_bot_fixture,
+)
 from tests.conftest import SEED_IDS, make_record
 
 STATEFUL_ID, CACHE_ID = SEED_IDS["stateful"], SEED_IDS["cache"]
-
-
-def footer(message: discord.Message) -> str:
-    """Return the footer text of a message's first embed."""
-    return message.embeds[0].footer.text or ""
-
-
-def reply_posts(sim: Sim) -> list[dict[str, object]]:
-    """Return the JSON bodies of every message the bot created."""
-    return [r.json for r in sim.env.http_requests if r.method == "POST" and r.path.endswith("/messages")]
 
 
 async def add_ambiguous_records(sim: Sim, tmp_path: Path) -> None:
@@ -43,8 +42,10 @@ async def test_a_seed_paste_gets_one_reply_with_its_record_and_pings_nobody(sim:
     paste = await sim.member.send(sim.help, STATEFUL + "\n@everyone <@" + str(sim.owner.id) + ">")
     [reply] = answers(sim, sim.help)
     assert reply.reference is not None and reply.reference.message_id == paste.id
-    assert STATEFUL_ID in footer(reply) and reply.embeds[0].title.startswith("ValueError: assisted generation")
-    [body] = reply_posts(sim)
+    title = reply.embeds[0].title
+    assert STATEFUL_ID in footer_text(reply)
+    assert title is not None and title.startswith("ValueError: assisted generation")
+    [body] = posted_bodies(sim)
     assert body["allowed_mentions"] == {"parse": [], "replied_user": False}
     assert not reply.mentions and not reply.mention_everyone
 
@@ -63,7 +64,7 @@ async def test_edit_updates_the_reply_and_a_chat_edit_removes_it(sim: Sim) -> No
     [reply] = answers(sim, sim.help)
     await sim.member.edit(paste, CACHE)
     [updated] = answers(sim, sim.help)
-    assert updated.id == reply.id and CACHE_ID in footer(updated)
+    assert updated.id == reply.id and CACHE_ID in footer_text(updated)
     await sim.member.edit(paste, "never mind, fixed it")
     assert answers(sim, sim.help) == []
     assert await sim.services.replies.get(paste.id) is None
@@ -98,7 +99,7 @@ async def test_text_attachments_and_paste_links_are_read(sim: Sim) -> None:
     await sim.member.send(sim.help, "full log: https://pastebin.com/abc123")
     await sim.member.send(sim.help, "screenshot", attachments=[("error.png", STATEFUL.encode())])
     replies = answers(sim, sim.help)
-    assert [STATEFUL_ID in footer(replies[0]), CACHE_ID in footer(replies[1])] == [True, True]
+    assert [STATEFUL_ID in footer_text(replies[0]), CACHE_ID in footer_text(replies[1])] == [True, True]
     assert len(replies) == 2 and sim.pastes.fetched == ["https://pastebin.com/abc123"]
 
 
@@ -115,10 +116,10 @@ async def test_ambiguous_paste_offers_a_menu_and_the_author_picks_in_place(sim: 
     [reply] = answers(sim, sim.help)
     assert reply.embeds[0].title == "Several records could explain this error"
     result = await sim.stranger.select(reply, ["amb2"], custom_id=f"tracebot:pick:{sim.member.id}")
-    assert result.ephemeral and result.response.embeds[0].footer.text.startswith("record amb2")
+    assert result.ephemeral and footer_text(response_of(result)).startswith("record amb2")
     await sim.member.select(reply, ["amb2"], custom_id=f"tracebot:pick:{sim.member.id}")
     [shown] = answers(sim, sim.help)
-    assert shown.id == reply.id and footer(shown).startswith("record amb2")
+    assert shown.id == reply.id and footer_text(shown).startswith("record amb2")
     link = await sim.services.replies.by_reply(reply.id)
     assert link is not None and link.record_ids == ("amb2",)
 
@@ -128,7 +129,7 @@ async def test_helpful_and_not_helpful_votes_are_counted_per_record(sim: Sim) ->
     [reply] = answers(sim, sim.help)
     up = await sim.member.click(reply, custom_id=f"tracebot:vote:up:{STATEFUL_ID}")
     down = await sim.stranger.click(reply, custom_id=f"tracebot:vote:down:{STATEFUL_ID}")
-    assert up.ephemeral and "1 helpful" in up.response.content
+    assert up.ephemeral and "1 helpful" in response_of(up).content
     count = await sim.services.replies.vote_count(STATEFUL_ID)
     assert (count.helpful, count.not_helpful) == (1, 1) and down.ephemeral
     [event] = sim.events["answer_not_helpful"]
@@ -139,7 +140,7 @@ async def test_delete_button_is_for_the_author_or_a_moderator(sim: Sim) -> None:
     await sim.member.send(sim.help, STATEFUL)
     [reply] = answers(sim, sim.help)
     refused = await sim.stranger.click(reply, custom_id=f"tracebot:delete:{sim.member.id}")
-    assert refused.ephemeral and "Only the person" in refused.response.content
+    assert refused.ephemeral and "Only the person" in response_of(refused).content
     assert len(answers(sim, sim.help)) == 1
     await sim.member.click(reply, custom_id=f"tracebot:delete:{sim.member.id}")
     assert answers(sim, sim.help) == []
@@ -154,7 +155,7 @@ async def test_buttons_keep_working_after_a_restart(sim: Sim) -> None:
     [reply] = answers(sim, sim.help)
     await sim.env.restart_bot(type(sim.bot)(sim.services))
     result = await sim.stranger.click(reply, custom_id=f"tracebot:vote:up:{STATEFUL_ID}")
-    assert result.ephemeral and "1 helpful" in result.response.content
+    assert result.ephemeral and "1 helpful" in response_of(result).content
 
 
 async def test_channel_modes_and_the_allow_list(sim: Sim) -> None:
@@ -164,7 +165,7 @@ async def test_channel_modes_and_the_allow_list(sim: Sim) -> None:
     await guilds.update_channel(sim.guild.id, sim.help.id, mode="mention")
     await sim.member.send(sim.help, CACHE)
     assert answers(sim, sim.help) == []
-    await sim.member.send(sim.help, f"<@{sim.bot.user.id}> {CACHE}")
+    await sim.member.send(sim.help, f"<@{sim.me.id}> {CACHE}")
     assert len(answers(sim, sim.help)) == 1
     await guilds.update_channel(sim.guild.id, sim.help.id, allowed=True, mode=None)
     await sim.member.send(sim.other, STATEFUL)
@@ -187,4 +188,4 @@ async def test_thread_reply_style_answers_in_a_new_thread(sim: Sim) -> None:
     assert not any(m.embeds for m in answers(sim, sim.help))
     [thread] = sim.help.threads
     [answer] = answers(sim, thread)
-    assert thread.id == paste.id and STATEFUL_ID in footer(answer)
+    assert thread.id == paste.id and STATEFUL_ID in footer_text(answer)

@@ -9,7 +9,16 @@ from bot.exts.answers._deferred import DeferredReplies, Waiting
 from bot.exts.answers._reading import missing_part
 from bot.exts.answers._throttle import Throttle
 from records.extract import extract
-from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED, Sim, answers, sim_fixture, simcord_bot_fixture  # noqa: F401
+from tests.bot.simbot import (  # noqa: F401
+    CACHE,
+    STATEFUL,
+    UNMATCHED,
+    Sim,
+    answers,
+    posted_bodies,
+    sim_fixture,
+    simcord_bot_fixture,
+)
 from tests.conftest import SEED_IDS
 
 STATEFUL_LINE = STATEFUL.strip().splitlines()[-1]  # the final line alone, as people first paste it
@@ -148,8 +157,7 @@ async def test_a_cut_off_traceback_is_asked_for_its_last_line_once_privately(sim
     paste = await sim.member.send(sim.help, CUT_OFF)
     await sim.member.edit(paste, CUT_OFF + "\n")  # an edit that still lacks the line: not asked twice
     assert answers(sim, sim.help) == []  # nothing public
-    dms = [r for r in sim.env.http_requests if r.method == "POST" and r.path.endswith("/messages") and r.json]
-    asked = [r.json for r in dms if "stops before its last line" in str(r.json.get("content"))]
+    asked = [body for body in posted_bodies(sim) if "stops before its last line" in str(body.get("content"))]
     assert len(asked) == 1
     assert asked[0]["allowed_mentions"] == {"parse": []}
 

@@ -153,15 +153,16 @@ class TwoCandidates:
     async def answer(self, text: str) -> Answer:
         """Return the two candidates for any paste."""
         extraction = extract(text)
-        status = "ambiguous" if extraction.primary is not None else "not_an_error"
-        return Answer(MatchResult(status, self.matches if extraction.primary else (), extraction), self.records)
+        if extraction.primary is None:
+            return Answer(MatchResult("not_an_error", (), extraction), self.records)
+        return Answer(MatchResult("ambiguous", self.matches, extraction), self.records)
 
 
 async def test_a_number_picks_a_candidate_of_the_last_list() -> None:
     out = io.StringIO()
     typed = io.StringIO("3\nValueError: the widget gear broke\n\n\n2\n3\n")
     engine = TwoCandidates()
-    assert await run_console(engine, typed, Console(file=out, width=120, color_system=None)) == 0  # type: ignore[arg-type]
+    assert await run_console(engine, typed, Console(file=out, width=120, color_system=None)) == 0  # type: ignore[arg-type]  # a stand-in with Engine's answer() only
     printed = out.getvalue()
     assert "There is no list to pick from" in printed
     assert "Several records could explain this error" in printed and "Type a number (1-2)" in printed
@@ -185,7 +186,7 @@ async def test_triage_without_a_service_points_to_the_command(engine: Engine) ->
 
 
 async def test_triage_list_and_show_at_the_prompt(engine: Engine) -> None:
-    service = TriageService(engine.db, Settings(_env_file=None).triage, engine=engine)  # type: ignore[call-arg]
+    service = TriageService(engine.db, Settings(_env_file=None).triage, engine=engine)
     origin = PasteOrigin(guild_id=1, channel_id=2, message_id=3, author_id=4, jump_url="https://discord.com/x")
     await service.log_paste("ZorbError: the zorb at /home/alice/x.py failed with code 7", origin)
     out = io.StringIO()

@@ -16,6 +16,8 @@ from tests.bot.simbot import (  # noqa: F401
     STATEFUL,
     Sim,
     answers,
+    footer_text,
+    response_of,
     seeded_services,
     sim_fixture,
     simcord_bot_fixture,
@@ -28,8 +30,7 @@ STATEFUL_SLUG = "assisted-generation-is-not-supported-with-stateful"
 
 def footer_of(result: simcord.InteractionResult) -> str:
     """Return the footer text of an interaction's answer."""
-    assert result.response is not None
-    return result.response.embeds[0].footer.text or ""
+    return footer_text(response_of(result))
 
 
 async def test_error_by_id_and_by_slug_answers_privately(sim: Sim) -> None:
@@ -37,20 +38,20 @@ async def test_error_by_id_and_by_slug_answers_privately(sim: Sim) -> None:
     by_slug = await sim.member.slash(sim.help, "error", id=STATEFUL_SLUG)
     assert by_id.ephemeral and STATEFUL_ID in footer_of(by_id)
     assert STATEFUL_ID in footer_of(by_slug)
-    labels = [c["label"] for row in by_id.response.components for c in row["components"]]
+    labels = [c["label"] for row in response_of(by_id).components for c in row["components"]]
     assert labels[:2] == ["Helpful", "Not helpful"] and "Delete" not in labels
 
 
 async def test_error_with_an_unknown_id_says_so(sim: Sim) -> None:
     result = await sim.member.slash(sim.help, "error", id="no-such-record")
-    assert result.ephemeral and "No record has the id or slug" in result.response.content
+    assert result.ephemeral and "No record has the id or slug" in response_of(result).content
 
 
 async def test_error_shared_posts_for_everyone_with_delete(sim: Sim) -> None:
     result = await sim.member.slash(sim.help, "error", id=CACHE_ID, share=True)
     assert not result.ephemeral and CACHE_ID in footer_of(result)
     unknown = await sim.member.slash(sim.help, "error", id="nope", share=True)
-    assert "No record has the id or slug `nope`" in unknown.response.content
+    assert "No record has the id or slug `nope`" in response_of(unknown).content
 
 
 async def test_autocomplete_puts_the_exact_id_first_and_searches_messages(sim: Sim) -> None:
@@ -66,7 +67,7 @@ async def test_explain_text_and_the_long_paste_form(sim: Sim) -> None:
     direct = await sim.member.slash(sim.help, "explain", text=CACHE)
     assert direct.ephemeral and CACHE_ID in footer_of(direct)
     chat = await sim.member.slash(sim.help, "explain", text="hello there")
-    assert "does not look like a Python error" in chat.response.content
+    assert "does not look like a Python error" in response_of(chat).content
     form = await sim.member.slash(sim.help, "explain")
     assert form.modal is not None and form.modal["title"] == "Explain an error"
     submitted = await sim.member.submit_modal(form, {"tracebot:explain:text": STATEFUL})
@@ -83,10 +84,10 @@ async def test_search_pages_and_opens_a_record(sim: Sim, tmp_path: Path) -> None
     await import_paths(sim.services.db, [path])
     await sim.services.engine.reload()
     result = await sim.member.slash(sim.help, "search", query="zeta gadget warm up")
-    page = result.response
-    assert result.ephemeral and page.embeds[0].footer.text.startswith("page 1 of 3")
+    page = response_of(result)
+    assert result.ephemeral and footer_text(page).startswith("page 1 of 3")
     await sim.member.click(page, label="Next")
-    assert page.embeds[0].footer.text.startswith("page 2 of 3")
+    assert footer_text(page).startswith("page 2 of 3")
     second = [o["value"] for row in page.components for c in row["components"] for o in c.get("options", [])]
     assert len(second) == 5
     opened = await sim.member.select(page, [second[0]])
@@ -95,7 +96,7 @@ async def test_search_pages_and_opens_a_record(sim: Sim, tmp_path: Path) -> None
 
 async def test_search_without_results(sim: Sim) -> None:
     result = await sim.member.slash(sim.help, "search", query="qwertyuiop asdfghjkl")
-    assert result.response.embeds[0].description == "No record matches that."
+    assert response_of(result).embeds[0].description == "No record matches that."
 
 
 async def test_context_menu_explains_a_message(sim: Sim) -> None:
@@ -133,9 +134,9 @@ async def test_an_ambiguous_explain_is_picked_in_place(sim: Sim, tmp_path: Path)
     await import_paths(sim.services.db, [path])
     await sim.services.engine.reload()
     result = await sim.member.slash(sim.help, "explain", text="ValueError: something went wrong with foo")
-    menu = result.response
+    menu = response_of(result)
     assert menu.embeds[0].title == "Several records could explain this error"
     await sim.member.select(menu, ["amb1"], custom_id=f"tracebot:pick:{sim.member.id}")
-    assert menu.embeds[0].footer.text.startswith("record amb1") and menu.ephemeral
+    assert footer_text(menu).startswith("record amb1") and menu.ephemeral
     labels = [c.get("label") for row in menu.components for c in row["components"]]
     assert "Delete" not in labels and labels[:2] == ["Helpful", "Not helpful"]

@@ -40,5 +40,5 @@ def test_env_example_loads_as_a_dotenv_with_the_defaults(monkeypatch: pytest.Mon
     for name in list(os.environ):
         if name.startswith(("TRACEBOT_", "DISCORD_")):
             monkeypatch.delenv(name)
-    settings = Settings(_env_file=ENV_EXAMPLE)  # type: ignore[call-arg]
-    assert settings.model_dump() == Settings(_env_file=None).model_dump()  # type: ignore[call-arg]
+    settings = Settings(_env_file=ENV_EXAMPLE)
+    assert settings.model_dump() == Settings(_env_file=None).model_dump()

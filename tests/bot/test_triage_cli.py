@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser, main
-from bot.triage_service import TriageService, TriageSettings
+from bot.settings import TriageSettings
+from bot.triage_service import TriageService
 from records.triage import PasteOrigin
 from storage.database import Database
 from tests.conftest import SEED_IDS
@@ -51,7 +52,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 async def fill(path: Path, pastes: list[tuple[str, int]]) -> None:
     db = await Database.open(path)
     try:
-        service = TriageService(db, TriageSettings(_env_file=None))  # type: ignore[call-arg]
+        service = TriageService(db, TriageSettings())
         for text, author in pastes:
             await service.log_paste(text, PasteOrigin(channel_id=10, author_id=author, guild_id=100))
     finally:

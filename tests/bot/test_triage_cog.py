@@ -16,12 +16,13 @@ from discord import app_commands
 from bot.client import Services, TracebotBot
 from bot.engine import Engine
 from bot.exts.triage import TriageCog
-from bot.settings import Settings
-from bot.triage_service import TriageService, TriageSettings
+from bot.settings import Settings, TriageSettings
+from bot.triage_service import TriageService
 from records.matching import IndexEntry
 from records.triage import PasteOrigin
 from storage.database import Database
 from storage.importer import import_paths
+from tests.bot.simbot import footer_text, response_of
 from tests.conftest import SEED_IDS, SEEDS_JSONL
 
 DEV_GUILD = 1_300_000_000_000_000_011
@@ -56,11 +57,11 @@ async def simcord_bot_fixture(tmp_path: Path) -> AsyncIterator[TracebotBot]:
     db = await Database.open(tmp_path / "tracebot.db")
     await import_paths(db, [SEEDS_JSONL])
     engine = await Engine.load(db)
-    triage_settings = TriageSettings(_env_file=None, page_size=2, notify_count=3)  # type: ignore[call-arg]
+    triage_settings = TriageSettings(page_size=2, notify_count=3)
     settings = Settings(
         _env_file=None, db=db.path, dev_guild=DEV_GUILD, user_cooldown=0, channel_cooldown=0,
         global_budget=0, heartbeat_interval=0, reload_interval=0, triage=triage_settings,
-    )  # type: ignore[call-arg]  # fmt: skip
+    )  # fmt: skip
     bot = TracebotBot(Services.build(settings, db, engine, None), extensions=("bot.exts.answers", "bot.exts.triage"))
     try:
         yield bot
@@ -193,7 +194,7 @@ async def test_list_pages_with_buttons(sim: Sim) -> None:
     assert first.footer.text == "page 1/3 · 5 reports · highest count first"
     assert first.description is not None and first.description.count("\n") == 1
     nxt = await sim.owner.click(result.response.message, label="Next")
-    assert nxt.response is not None and nxt.response.embeds[0].footer.text.startswith("page 2/3")
+    assert footer_text(response_of(nxt)).startswith("page 2/3")
 
 
 async def test_notices_for_a_new_group_and_at_the_notice_count(sim: Sim) -> None:
@@ -327,8 +328,9 @@ async def test_an_import_answers_the_pastes_its_record_matches(sim: Sim, tmp_pat
     path.write_text(json.dumps(record), encoding="utf-8")
     await import_paths(sim.bot.services.db, [path])
     # By name and behaviour: other tests reload the extension, so the class object may differ.
-    cog = cast(TriageCog, sim.bot.get_cog("TriageCog"))
-    assert cog is not None and hasattr(cog, "reanswer_entries")
+    found = sim.bot.get_cog("TriageCog")
+    assert found is not None and hasattr(found, "reanswer_entries")
+    cog = cast(TriageCog, found)
     engine = sim.bot.services.engine
     seen: list[int] = []
 
@@ -363,8 +365,9 @@ async def test_maintainers_merge_and_split_and_both_stick(sim: Sim) -> None:
     report = await sim.service.show(first)
     ids = [s.id for s in report.samples if "two" in s.text]
     split = await sim.owner.slash(sim.help, "triage split", report=first, samples=" ".join(map(str, ids)))
-    assert split.response is not None and "moved to new report" in split.response.content, split.response.content
-    new_id = int(split.response.content.split("new report #")[1].split(";")[0])
+    moved = response_of(split).content
+    assert "moved to new report" in moved, moved
+    new_id = int(moved.split("new report #")[1].split(";")[0])
     assert await log_directly(sim, base.format(lib="alpha", word="two"), author=5) == new_id  # sticks
     assert await log_directly(sim, base.format(lib="alpha", word="one"), author=6) == first
     lonely = await sim.owner.slash(sim.help, "triage split", report=new_id, samples="1")

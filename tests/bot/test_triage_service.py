@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Engine
-from bot.settings import Settings
-from bot.triage_service import TriageService, TriageSettings, parse_report_id
+from bot.settings import Settings, TriageSettings
+from bot.triage_service import TriageService, parse_report_id
 from records.errors import TriageError, UnknownRecord, UnknownReport
 from records.triage import PasteOrigin
 from storage.database import Database
@@ -53,7 +53,7 @@ async def seeded(tmp_path: Path, seeds_dir: Path) -> AsyncIterator[Database]:
 @pytest.fixture
 def make_service(seeded: Database) -> Callable[..., TriageService]:
     def make(engine: Engine | None = None, clock: Clock | None = None, **settings: object) -> TriageService:
-        return TriageService(seeded, TriageSettings(**settings), engine=engine, clock=clock or Clock())  # type: ignore[arg-type]
+        return TriageService(seeded, TriageSettings(**settings), engine=engine, clock=clock or Clock())
 
     return make
 
@@ -77,7 +77,7 @@ def canary_variants() -> list[str]:
 
 
 async def log_canaries(db: Database) -> None:
-    service = TriageService(db, TriageSettings(_env_file=None), clock=Clock())  # type: ignore[call-arg]
+    service = TriageService(db, TriageSettings(), clock=Clock())
     for n, text in enumerate(canary_variants()):
         source = "not_helpful" if n % 2 else "unmatched"
         result = await service.log_paste(text, where(author=n, source=source))
@@ -208,7 +208,7 @@ async def test_pages_of_reports(make_service: Callable[..., TriageService]) -> N
 def test_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRACEBOT_TRIAGE_SAMPLE_CHARS", "900")
     monkeypatch.setenv("TRACEBOT_TRIAGE_NOTIFY_CHANNEL_ID", "1234")
-    settings = Settings(_env_file=None).triage  # type: ignore[call-arg]  # triage is a section of Settings
+    settings = Settings(_env_file=None).triage  # triage is a section of Settings
     assert settings.sample_chars == 900 and settings.notify_channel_id == 1234
     assert settings.limits().samples_per_group == 5
 
@@ -289,6 +289,6 @@ async def test_linking_to_a_deleted_record_changes_nothing(
 
 
 def test_reanswer_setting_defaults_to_seven_days(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings(_env_file=None).triage.reanswer_days == 7  # type: ignore[call-arg]
+    assert Settings(_env_file=None).triage.reanswer_days == 7
     monkeypatch.setenv("TRACEBOT_TRIAGE_REANSWER_DAYS", "0")
-    assert Settings(_env_file=None).triage.reanswer_days == 0  # type: ignore[call-arg]
+    assert Settings(_env_file=None).triage.reanswer_days == 0

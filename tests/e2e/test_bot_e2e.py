@@ -322,7 +322,8 @@ async def test_health_sees_the_database_and_a_recent_heartbeat(world: World) -> 
 
 async def test_a_flood_of_1000_messages_answers_every_paste_once_and_no_chat(world: World) -> None:
     fake = world.fake
-    pastes, chats = [], []
+    pastes: list[Payload] = []
+    chats: list[Payload] = []
     for i in range(1000):
         user, channel = world.users[i % len(world.users)], world.channels[i % len(world.channels)]
         is_paste = i % 5 in (0, 3)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
-from tests.conftest import make_record
-from tests.e2e.test_bot_e2e import ROOT, BotProcess, clean_environment, seed_database
+from tests.conftest import ROOT, make_record
+from tests.e2e.test_bot_e2e import BotProcess, clean_environment, seed_database
 from tests.fakediscord import FakeDiscord
 
 pytestmark = [pytest.mark.e2e]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
 API = "/api/v10"
-FAKE: web.AppKey[Any] = web.AppKey("fake_discord")
+FAKE: web.AppKey[FakeDiscord] = web.AppKey("fake_discord")
 BODY: web.RequestKey[Any] = web.RequestKey("body")
 UPLOADS: web.RequestKey[list[Upload]] = web.RequestKey("uploads")
 SENT_JSON: web.ResponseKey[Any] = web.ResponseKey("sent_json")
@@ -69,7 +69,8 @@ def body_of(request: web.Request) -> Payload:
 
 def uploads_of(request: web.Request) -> list[Upload]:
     """Return the files of a multipart request."""
-    return request.get(UPLOADS, [])
+    uploads: list[Upload] = request.get(UPLOADS, [])  # Request.get is untyped; the key says list[Upload]
+    return uploads
 
 
 def snowflake(request: web.Request, name: str) -> int:

@@ -36,11 +36,16 @@ class EventsMixin:
     recorder: Recorder
     interactions: dict[int, ix.FakeInteraction]
 
-    if TYPE_CHECKING:
-        bot_user: Payload
-        member_user: Payload
-        application_id: int
-        text_channel_id: int
+    if TYPE_CHECKING:  # read-only properties of FakeDiscord, which the events read
+
+        @property
+        def bot_user(self) -> Payload: ...
+        @property
+        def member_user(self) -> Payload: ...
+        @property
+        def application_id(self) -> int: ...
+        @property
+        def text_channel_id(self) -> int: ...
 
     async def dispatch(self, event: str, data: Payload, *, silent: bool = False) -> int:
         """Send a gateway event to every connected client (unless ``silent``); return how many got it."""

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from tests.fakediscord import interactions as ix
 from tests.fakediscord import limits
@@ -195,7 +196,7 @@ class FakeDiscord(EventsMixin):
     # -- HTTP plumbing ------------------------------------------------------------------------
 
     @web.middleware
-    async def _middleware(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == "/gateway":
             return await handler(request)
         route = self._route_of(request)
@@ -224,7 +225,7 @@ class FakeDiscord(EventsMixin):
             return request.path.removeprefix(API)
         return canonical.removeprefix(API)
 
-    async def _answer(self, request: web.Request, handler: Callable[..., Any], route: str) -> web.StreamResponse:
+    async def _answer(self, request: web.Request, handler: Handler, route: str) -> web.StreamResponse:
         if not request.path.startswith(API + "/"):
             return await handler(request)
         if not route.startswith(_NO_AUTH_PREFIXES) and request.headers.get("Authorization") != f"Bot {self.token}":

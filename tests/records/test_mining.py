@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +62,16 @@ def _line_of(path: Path, text: str) -> int:
     return next(i for i in range(hit, -1, -1) if lines[i].lstrip().startswith("raise")) + 1
 
 
+def _always(value: str) -> Callable[[str], str]:
+    """Return a placeholder renderer that gives every expression the same text."""
+    return lambda _expr: value
+
+
 def _self_matches(record: Record) -> bool:
     """Tell whether the record's pattern matches its template rendered with every sample value."""
     pattern = re2.compile(record.message_pattern or "")
     for sample in SAMPLE_VALUES:
-        rendered = render_template(record.error_message, lambda _expr, sample=sample: sample)
+        rendered = render_template(record.error_message, _always(sample))
         if not pattern.fullmatch(rendered):
             return False
     return True
@@ -318,7 +324,7 @@ def test_a_huge_file_is_skipped_by_size_without_reading(tmp_path: Path, monkeypa
         handle.truncate(50 * 1024 * 1024)  # sparse: 50 MB on paper, nothing on disk
     real_open = open
 
-    def guarded_open(file: object, *args: object, **kwargs: object) -> object:
+    def guarded_open(file: Any, *args: Any, **kwargs: Any) -> Any:  # open()'s own many overloads
         assert not str(file).endswith("generated.py"), "a too-large file was opened"
         return real_open(file, *args, **kwargs)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import AsyncGenerator
 from pathlib import Path
 
 import pytest
@@ -15,15 +16,15 @@ from storage.database import Database
 from storage.importer import import_paths
 from storage.records import RecordRepository
 from storage.replies import ReplyLink, ReplyRepository
-from tests.conftest import SEEDS_JSONL, make_record
+from tests.conftest import SEEDS_JSONL, make_record, one_row
 
 
 async def test_fresh_database_has_pragmas_and_latest_schema(db: Database) -> None:
     assert await db.schema_version() == migrations.latest_version()
     async with db.reader.execute("PRAGMA journal_mode") as cur:
-        assert tuple(await cur.fetchone()) == ("wal",)
+        assert await one_row(cur) == ("wal",)
     async with db.transaction() as conn, conn.execute("PRAGMA synchronous") as cur:
-        assert tuple(await cur.fetchone()) == (2,)  # FULL
+        assert await one_row(cur) == (2,)  # FULL
     async with db.reader.execute("PRAGMA busy_timeout") as cur:
         row = await cur.fetchone()
         assert row is not None and row[0] > 0
@@ -67,7 +68,7 @@ async def test_failed_transaction_rolls_back(db: Database) -> None:
             )
             raise RuntimeError("boom")
     async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
-        assert tuple(await cur.fetchone()) == (0,)
+        assert await one_row(cur) == (0,)
 
 
 async def test_concurrent_writers_do_not_interleave(db: Database) -> None:
@@ -101,6 +102,7 @@ async def test_a_long_index_read_does_not_hold_other_reads_in_an_old_snapshot(tm
                          status="matched", record_ids=("x",))  # fmt: skip
         await ReplyRepository(db).save(link)
         assert await ReplyRepository(db).get(1) == link  # read back at once, not from before the save
+        assert isinstance(entries, AsyncGenerator)  # a generator: closing it ends the reader's cursor
         await entries.aclose()
 
 
@@ -149,7 +151,7 @@ async def test_a_full_disk_is_one_clear_error_and_nothing_is_half_written(
             if sql.lstrip().upper().startswith("INSERT"):
                 calls["n"] += 1
                 raise sqlite3.OperationalError("database or disk is full")
-            return real(sql, *args)  # type: ignore[arg-type]
+            return real(sql, *args)
 
         monkeypatch.setattr(db._writer, "execute", failing)
         with pytest.raises(StorageError, match="the disk is full or failing"):

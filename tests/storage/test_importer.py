@@ -20,14 +20,14 @@ from storage import importer
 from storage.database import Database
 from storage.importer import import_paths
 from storage.records import RecordRepository
-from tests.conftest import SEED_IDS, make_record
+from tests.conftest import SEED_IDS, make_record, one_row
 
 
 async def _snapshot(db: Database) -> list[tuple[object, ...]]:
     async with db.reader.execute("SELECT id, content_hash, updated_at FROM records ORDER BY id") as cur:
         rows = [tuple(r) for r in await cur.fetchall()]
     async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
-        runs = tuple(await cur.fetchone())
+        runs = await one_row(cur)
     return [*rows, ("runs", runs)]
 
 
@@ -132,7 +132,8 @@ def _has_records_table(path: Path) -> bool:
         return False
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            return conn.execute("PRAGMA user_version").fetchone()[0] >= 1
+            version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+            return version >= 1
     except sqlite3.Error:
         return False
 

@@ -12,7 +12,7 @@ from storage.database import Database
 from storage.importer import import_paths
 from storage.triage import TriageRepository
 from storage.triage_models import example_id
-from tests.conftest import SEED_IDS
+from tests.conftest import SEED_IDS, one_row
 
 LIMITS = TriageLimits(samples_per_group=3, user_daily_pastes=50, user_daily_groups=10)
 DAY1 = "2026-03-01T10:00:00.000Z"
@@ -86,7 +86,7 @@ async def test_one_user_cannot_flood_the_tables(repo: TriageRepository, db: Data
     assert outcomes.count("user_limit") == 1_000 - LIMITS.user_daily_pastes
     assert await repo.count() == LIMITS.user_daily_groups
     async with db.reader.execute("SELECT count(*) FROM triage_samples") as cursor:
-        assert tuple(await cursor.fetchone()) == (LIMITS.user_daily_groups,)
+        assert await one_row(cursor) == (LIMITS.user_daily_groups,)
     # Others are not affected, and the flooder gets a fresh allowance the next day.
     assert (await repo.log(obs(5_000), origin(author=1), LIMITS, DAY1)).outcome == "logged"
     assert (await repo.log(obs(5_001), origin(author=666), LIMITS, DAY2)).outcome == "logged"
