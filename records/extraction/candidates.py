@@ -16,7 +16,13 @@ import re
 
 from records.extraction.clean import clean_paste
 from records.extraction.common import MAX_MESSAGE_LINES, join_message, reads_as_chat
-from records.extraction.lines import looks_like_code, split_exception_line
+from records.extraction.lines import (
+    HEADER,
+    is_chain_separator,
+    looks_like_code,
+    parse_frame_line,
+    split_exception_line,
+)
 from records.extraction.model import KIND_CANDIDATE, ExtractedError
 
 _ERROR_PHRASE_RE = re.compile(r"[Ee](?:rror|RROR|xception)(?: [Mm]essage)?(?:\*\*)?[:：]")
@@ -35,6 +41,8 @@ _MAX_SPAN_CHARS = 500
 # List markers and emphasis a chat message wraps a quoted error in ('- **Message:** ...').
 _DECORATION = " \t-*>•_"
 _MAX_TAG_CHARS = 30  # an issue title's '[Bug]' tag
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+_MARKERS = frozenset("^~ ")  # the carets Python 3.11 prints under the failing expression
 
 
 def find_candidates(raw: str, cleaned: str) -> list[ExtractedError]:
@@ -131,6 +139,9 @@ def _from_paragraphs(text: str) -> list[str]:
         run: list[str] = []
         for raw in [*paragraph.split("\n"), ""]:
             line = _undecorated(raw)
+            if run and _shape(line) == _shape(run[0]):
+                found.append(join_message(run))  # a log printing the same error again: one message each
+                run = []
             if line and not _not_message(line) and not reads_as_chat(line) and len(run) < MAX_MESSAGE_LINES:
                 run.append(line)
                 continue
@@ -138,6 +149,11 @@ def _from_paragraphs(text: str) -> list[str]:
                 found.append(join_message(run))
             run = []
     return sorted(found, key=len, reverse=True)
+
+
+def _shape(line: str) -> str:
+    """Return a line with its digits dropped: the same message logged twice with other numbers agrees."""
+    return line.translate(_NO_DIGITS)
 
 
 def _undecorated(line: str) -> str:
@@ -152,9 +168,15 @@ def _undecorated(line: str) -> str:
 
 
 def _not_message(text: str) -> bool:
-    """Tell whether a line is code, data, a URL or a structured error rather than a bare message."""
+    """Tell whether a line is code, data, a URL, a structured error or a traceback's own line."""
     return (
         looks_like_code(text)
         or text.startswith(("http://", "https://", "www.", "{", "[", "<"))
         or split_exception_line(text, strict=True) is not None
+        or _traceback_line(text)
     )
+
+
+def _traceback_line(text: str) -> bool:
+    """Tell whether a line is a traceback's header, frame, chain separator or caret marker."""
+    return HEADER in text or is_chain_separator(text) or parse_frame_line(text) is not None or _MARKERS.issuperset(text)

@@ -42,7 +42,14 @@ _GROUP_MARGIN_RE = re.compile(r"^ {0,40}(?:\| ?){1,20}", re.MULTILINE)
 
 # 'raise ValueError(' and the string literals after it; each part is a bounded run of one class.
 _RAISED_CLASS_RE = re.compile(r"[A-Za-z_][\w.]{0,200}(?=\()")
-_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.){0,2000})"|\'((?:[^\'\\\n]|\\.){0,2000})\'')
+_STRING_RE = re.compile(
+    r'"((?:[^"\\\n]|\\.){0,2000})"|\'((?:[^\'\\\n]|\\.){0,2000})\''
+    r'|"((?:[^"\\\n]|\\.){1,2000})$|\'((?:[^\'\\\n]|\\.){1,2000})$',  # a string cut at the line's end
+    re.MULTILINE,
+)
+# A quoted source line's margin: a box edge, a current-line marker, its number, the box's inner edge.
+_SOURCE_MARGIN_RE = re.compile(r"^[│┃|]? {0,4}(?:❱|-{0,8}>)? {0,4}\d{1,9} {0,4}[│┃|]?[ │┃|]{0,80}")
+_MARKED_LINE_RE = re.compile(r"^[│┃|]? {0,4}(?:❱|-{1,8}>) {0,4}\d")
 
 _TIERS = {KIND_TRACEBACK: 4, KIND_PYTEST: 4, KIND_LOG: 3, KIND_EXCEPTION_LINE: 3, KIND_INLINE: 1}
 # Launchers re-raise a worker's failure as their own; the worker's error is the one to explain.
@@ -65,8 +72,9 @@ def extract(text: str) -> Extraction:
         primary = errors[0] if errors else None
     else:
         errors = _ordered(found, primary)
-        if _is_cut_off(primary):
-            fragments = (*_from_source(primary), *_with_frames(find_candidates(text, tail), primary))
+        open_end = _open_end(found, primary)
+        if open_end is not None:
+            fragments = (*_from_source(open_end), *_with_frames(find_candidates(text, tail), open_end))
     libraries = sorted({frame.library for error in errors for frame in error.frames if frame.library})
     log.debug("extracted %d errors from %d characters", len(errors), len(text))
     return Extraction(
@@ -129,6 +137,23 @@ def _is_cut_off(error: ExtractedError) -> bool:
     return error.kind == KIND_TRACEBACK and bool(error.frames) and not error.message
 
 
+def _open_end(found: list[Located], primary: ExtractedError) -> ExtractedError | None:
+    """Return the traceback cut off before its exception line that ends the paste's chain, if any.
+
+    That is the primary when it is cut off; else the last traceback of a chain, cut off after its
+    first frames or at its header ('During handling ... another exception occurred:' and no more).
+    Its error was raised last, so its message may be the one the paste quotes before or after the
+    frames (ComfyUI prints '!!! Exception during processing !!! <message>' first); without frames of
+    its own it borrows those of the error it was raised while handling.
+    """
+    if _is_cut_off(primary):
+        return primary
+    last = found[-1][1]
+    if len(found) < 2 or last.kind != KIND_TRACEBACK or last.message or last.error_class is not None:
+        return None
+    return ExtractedError(None, "", last.frames or primary.frames, KIND_TRACEBACK, last.source)
+
+
 def _attach_cut_off(found: list[Located]) -> list[Located]:
     """Join a traceback cut off before its last line with the message quoted just before or after it.
 
@@ -163,17 +188,35 @@ def _message_partner(found: list[Located], k: int) -> int | None:
 
 
 def _from_source(cut_off: ExtractedError) -> list[ExtractedError]:
-    """Read the class and the message's literal text from the raise statement a cut-off traceback quotes."""
-    raise_at = cut_off.source.find("raise ")
+    """Read the class and the message's literal text from the raise statement a cut-off traceback quotes.
+
+    The statement is the one at the line IPython or rich marks as current ('❱ 1184', '---> 1184'),
+    else the first; a rich box's margins and line numbers are dropped, and a string the box cut at
+    its right edge counts up to the cut.
+    """
+    source = _code_of(_from_marked_line(cut_off.source))
+    raise_at = source.find("raise ")
     if raise_at < 0:
         return []
-    statement = cut_off.source[raise_at + len("raise ") :]
+    statement = source[raise_at + len("raise ") :]
     name = _RAISED_CLASS_RE.match(statement)
-    literals = [m.group(1) if m.group(1) is not None else m.group(2) for m in _STRING_RE.finditer(statement)]
+    literals = [next(g for g in m.groups() if g is not None) for m in _STRING_RE.finditer(statement)]
     message = join_message([" ".join(literals)])
     if name is None or not message:
         return []
     return [ExtractedError(name.group(0), message, cut_off.frames, KIND_CANDIDATE)]
+
+
+def _from_marked_line(source: str) -> str:
+    """Return the quoted source from the line marked as current ('❱', '--->'), else all of it."""
+    lines = source.split("\n")
+    marked = next((k for k, line in enumerate(lines) if _MARKED_LINE_RE.match(line)), 0)
+    return "\n".join(lines[marked:])
+
+
+def _code_of(source: str) -> str:
+    """Drop a rich box's margins, current-line markers and line numbers from each quoted source line."""
+    return "\n".join(_SOURCE_MARGIN_RE.sub("", line).rstrip(" │┃") for line in source.split("\n"))
 
 
 def _with_frames(candidates: list[ExtractedError], cut_off: ExtractedError) -> list[ExtractedError]:

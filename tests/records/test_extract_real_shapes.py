@@ -32,3 +32,51 @@ def test_an_error_quoted_in_brackets_is_read_without_them() -> None:
     error = extract(text).primary
     assert error is not None and error.error_class == "ImportError"
     assert error.message == "Using the `Trainer` with `PyTorch` requires `accelerate>=0.26.0`"
+
+
+def test_a_message_printed_before_a_chain_whose_last_traceback_is_cut_off_is_its_fragment() -> None:
+    text = (
+        "!!! Exception during processing !!! It looks like the config file at 'C:\\m\\preprocessor_config.json' "
+        "is not a valid JSON file.\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\py\\Lib\\site-packages\\transformers\\image_processing_base.py", line 371, in get_dict\n'
+        "    data = json.loads(text)\n"
+        '  File "C:\\py\\Lib\\json\\decoder.py", line 355, in raw_decode\n'
+        '    raise JSONDecodeError("Expecting value", s, err.value) from None\n'
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\ComfyUI\\execution.py", line'
+    )
+    extraction = extract(text)
+    assert extraction.primary is not None and extraction.primary.error_class == "json.decoder.JSONDecodeError"
+    fragments = [f.message for f in extraction.fragments]
+    assert any(m.endswith("is not a valid JSON file.") and "Traceback" not in m for m in fragments)
+    # Without frames of its own, the cut-off error borrows those of the error it was raised handling.
+    assert all(f.frames == extraction.primary.frames for f in extraction.fragments)
+
+
+def test_a_message_logged_again_and_again_is_one_candidate_each_time() -> None:
+    line = (
+        "Error generating from LLM: Input length of input_ids is {n}, but `max_length` is set to 20. This can lead to"
+    )
+    tail = "unexpected behavior. You should consider increasing `max_length`."
+    text = "\n".join(f"{line.format(n=n)}\n{tail}" for n in (1601, 1612, 1633))
+    messages = [e.message for e in extract(text).errors]
+    assert messages[0] == f"{line.format(n=1601)}\n{tail}"
+    assert all(m.count("Error generating") == 1 for m in messages)
+
+
+def test_a_rich_traceback_cut_off_reads_the_raise_at_its_marked_line() -> None:
+    text = (
+        "│ /opt/conda/lib/python3.10/site-packages/transformers/pipelines/base.py:1184 in check_task        │\n"
+        "│                                                                                                  │\n"
+        "│   1182 │   │   │   raise KeyError(f\"Invalid translation task {task}, use 'XX_to_YY'             │\n"
+        "│   1183 │   │                                                                                     │\n"
+        "│ ❱ 1184 │   │   raise KeyError(                                                                   │\n"
+        "│   1185 │   │   │   f\"Unknown task {task}, available tasks are {self.get_supported_tasks() + ['t  │\n"
+        "│   1186 │   │   )                                                                                 │\n"
+    )
+    fragments = extract(text).fragments
+    assert fragments and fragments[0].error_class == "KeyError"
+    assert fragments[0].message.startswith("Unknown task {task}, available tasks are")
