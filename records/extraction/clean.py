@@ -28,6 +28,14 @@ _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
 # huggingface.co/models)'. The message printed the URL; the title is the window's. A title holding a
 # URL is left alone, so that no replacement can make a new link (idempotence).
 _LINK_RE = re.compile(r"\[([^\[\]()\n]{1,200})\]\((https?://[^\s()\[\]]{1,2000})\)")
+# VS Code notebooks copy a traceback's source lines with each line number a link to its file:
+# '[1140](https://vscode-remote+x.vscode-cdn.net/home/u/site-packages/transformers/x.py:1140)  code' and,
+# as HTML, "<a href='file:///home/u/site-packages/transformers/x.py?line=1139'>1140</a>  code".
+_NOTEBOOK_LINE_RE = re.compile(
+    r"^( {0,8}(?:-{1,8}> {0,4})?)(?:\[(\d{1,9})\]\((?:https?://[^/\s]{1,300}|file://)(/[^\s()]{1,1000}?\.py):\d{1,9}\)"
+    r"|<a href='(?:file://)?(/[^'?\s]{1,1000}?\.py)\?line=\d{1,9}'>(\d{1,9})</a>)",
+    re.MULTILINE,
+)
 _QUOTE_PREFIX_RE = re.compile(r"^(?:>>> |> )+", re.MULTILINE)
 _EMPTY_QUOTE_RE = re.compile(r"^(?:>>>|>)$", re.MULTILINE)
 
@@ -67,7 +75,34 @@ def _clean(text: str, *, unwrap_inline: bool) -> str:
         text = _unwrap_inline_code(text)
         # Unwrapping can join "[0" and "m": remove colour codes formed that way too.
         text = _strip_bare_sgr(text)
-    return _strip_quotes(_unwrap_links(text))
+    return _strip_quotes(_unwrap_links(_unlink_notebook_lines(text)))
+
+
+def _unlink_notebook_lines(text: str) -> str:
+    """Turn a VS Code notebook's linked source lines into IPython's ('   1140  code', '-> 1141  raise').
+
+    The link names the line's file. A line of a file other than the frame before it (the paste
+    starts inside a frame, or elides the frame's header with '...') gets IPython's frame line
+    'File /path.py:1140' first, so the file is not lost with the link.
+    """
+    if "](" not in text and "<a href=" not in text:
+        return text
+    out: list[str] = []
+    current = ""  # the file name of the frame the source lines belong to
+    for line in text.split("\n"):
+        match = _NOTEBOOK_LINE_RE.match(line)
+        if match is None:
+            if line.lstrip().startswith("File "):
+                current = line.partition(":")[0].rpartition("/")[2]
+            out.append(line)
+            continue
+        margin, number, path = match.group(1), match.group(2) or match.group(5), match.group(3) or match.group(4)
+        name = path.rpartition("/")[2]
+        if name != current:
+            out.append(f"File {path}:{number}")
+            current = name
+        out.append(f"{margin or '   '}{number}{line[match.end() :]}")
+    return "\n".join(out)
 
 
 def _unwrap_links(text: str) -> str:

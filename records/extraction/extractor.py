@@ -49,6 +49,8 @@ _STRING_RE = re.compile(
 )
 # A quoted source line's margin: a box edge, a current-line marker, its number, the box's inner edge.
 _SOURCE_MARGIN_RE = re.compile(r"^[│┃|]? {0,4}(?:❱|-{0,8}>)? {0,4}\d{1,9} {0,4}[│┃|]?[ │┃|]{0,80}")
+_LITERAL_LINE_RE = re.compile(r"""[rRbBuUfF]{0,2}["']""")  # a line of a message's implicit concatenation
+_ESCAPES = (("\\n", "\n"), ("\\t", " "), ('\\"', '"'), ("\\'", "'"), ("\\\\", "\\"))
 _MARKED_LINE_RE = re.compile(r"^[│┃|]? {0,4}(?:❱|-{1,8}>) {0,4}\d")
 
 _TIERS = {KIND_TRACEBACK: 4, KIND_PYTEST: 4, KIND_LOG: 3, KIND_EXCEPTION_LINE: 3, KIND_INLINE: 1}
@@ -197,14 +199,33 @@ def _from_source(cut_off: ExtractedError) -> list[ExtractedError]:
     source = _code_of(_from_marked_line(cut_off.source))
     raise_at = source.find("raise ")
     if raise_at < 0:
-        return []
+        return _from_literal_lines(source, cut_off)
     statement = source[raise_at + len("raise ") :]
     name = _RAISED_CLASS_RE.match(statement)
-    literals = [next(g for g in m.groups() if g is not None) for m in _STRING_RE.finditer(statement)]
-    message = join_message([" ".join(literals)])
+    message = _literal_text(statement)
     if name is None or not message:
         return []
     return [ExtractedError(name.group(0), message, cut_off.frames, KIND_CANDIDATE)]
+
+
+def _from_literal_lines(source: str, cut_off: ExtractedError) -> list[ExtractedError]:
+    """Read a message from quoted source lines that are only its string literals (the raise line elided)."""
+    lines = [line.strip() for line in source.split("\n") if line.strip()]
+    if lines and not _LITERAL_LINE_RE.match(lines[-1]):
+        lines.pop()  # the line the paste was cut in
+    if not lines or not all(_LITERAL_LINE_RE.match(line) for line in lines):
+        return []
+    message = _literal_text("\n".join(lines))
+    return [ExtractedError(None, message, cut_off.frames, KIND_CANDIDATE)] if message else []
+
+
+def _literal_text(code: str) -> str:
+    """Join the string literals of ``code``, their escapes read as Python reads them (a newline escape, a quote)."""
+    literals = [next(g for g in m.groups() if g is not None) for m in _STRING_RE.finditer(code)]
+    text = " ".join(literals)
+    for escape, char in _ESCAPES:
+        text = text.replace(escape, char)
+    return join_message([text])
 
 
 def _from_marked_line(source: str) -> str:

@@ -202,7 +202,9 @@ class _TracebackParser:
         """Record a traceback that ended without an exception line, if one is open."""
         if self.pending:
             source = "\n".join(self.source)
-            self._emit(self.header_class, "", max(0, self.i - 1), source if "raise" in source else "")
+            # The raise statement, or the message's string literals when the paste cut the raise line.
+            quotes = "raise" in source or '"' in source or "'" in source
+            self._emit(self.header_class, "", max(0, self.i - 1), source if quotes else "")
 
 
 def _continues_block(text: str) -> bool:

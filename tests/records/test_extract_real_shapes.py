@@ -80,3 +80,42 @@ def test_a_rich_traceback_cut_off_reads_the_raise_at_its_marked_line() -> None:
     fragments = extract(text).fragments
     assert fragments and fragments[0].error_class == "KeyError"
     assert fragments[0].message.startswith("Unknown task {task}, available tasks are")
+
+
+def test_a_vs_code_notebook_traceback_keeps_the_files_its_line_links_name() -> None:
+    site = "/home/u/.venv/lib/python3.12/site-packages/transformers"
+    text = (
+        f"File ~/.venv/lib/python3.12/site-packages/transformers/processing_utils.py:990, in load(cls, name)\n"
+        f"    [988](https://vscode-remote+ssh.vscode-cdn.net{site}/processing_utils.py:988)     else:\n"
+        "...\n"
+        f"    [410](https://vscode-remote+ssh.vscode-cdn.net{site}/models/auto/feature_auto.py:410)     "
+        'f"`feature_type` key in its {FEATURE_NAME} of {CONFIG_NAME}, or one of the following "\n'
+        f"    [411](https://vscode-remote+ssh.vscode-cdn.net{site}/models/auto/feature_auto.py:411)     "
+        'f"`model_type` keys in its {CONFIG_NAME}"\n'
+        "    [412](https://vscode-remote+ssh.vscode-cdn.net/home/u/.ven"
+    )
+    extraction = extract(text)
+    frames = extraction.primary.frames if extraction.primary else ()
+    assert [(f.package_path, f.line) for f in frames] == [
+        ("transformers/processing_utils.py", 990),
+        ("transformers/models/auto/feature_auto.py", 410),
+    ]
+    assert extraction.fragments[0].message == (
+        "`feature_type` key in its {FEATURE_NAME} of {CONFIG_NAME}, or one of the following  "
+        "`model_type` keys in its {CONFIG_NAME}"
+    )
+
+
+def test_a_notebook_copied_as_html_reads_the_raise_at_its_arrow_with_escapes() -> None:
+    path = "file:///srv/env/lib/python3.12/site-packages/transformers/models/auto/configuration_auto.py"
+    text = (
+        f"   <a href='{path}?line=1112'>1113</a>         config_class = MAPPING[config_dict[\"model_type\"]]\n"
+        f"-> <a href='{path}?line=1113'>1114</a>         raise ValueError(\n"
+        f"   <a href='{path}?line=1114'>1115</a>             f\"The checkpoint has model type `{{kind}}` \"\n"
+        f"   <a href='{path}?line=1115'>1116</a>             \"which is unknown.\\n\\nUpdate Transformers.\"\n"
+    )
+    extraction = extract(text)
+    fragment = extraction.fragments[0]
+    assert fragment.error_class == "ValueError"
+    assert fragment.message == "The checkpoint has model type `{kind}`  which is unknown.\n\nUpdate Transformers."
+    assert fragment.frames[0].package_path == "transformers/models/auto/configuration_auto.py"
