@@ -19,8 +19,9 @@ One row per set:
   record; a curated record of their own library may answer them) and real chat (must get no answer);
   ``foreign-hw`` and ``chat-hw`` are the hand-written ones (at most 1% matched, none answered).
 
-``python -m benchmarks.evaluate --failures real`` prints every miss of a set; ``--sweep`` shows how
-the statuses move with the thresholds.
+``python -m benchmarks.evaluate --failures real`` prints every miss of a set; ``--misses`` prints each
+miss of the real set among the positives whose raise site is shipped, with the errors the matcher tried
+and a cause (``miss_cause``); ``--sweep`` shows how the statuses move with the thresholds.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.evalset import EVAL_DIR, raised_cases, real_cases, shipped_records
-from records.extract import Extraction
+from records.extract import ExtractedError, Extraction
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult, Thresholds
 from records.matching.evidence import path_agrees, short_class
+from records.matching.matcher import TRIED_FRAGMENTS, TRIED_OTHERS
 from records.matching.template import literal_key, parse_template
 from records.model import Record
 
@@ -255,6 +257,54 @@ def score_foreign(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
         tally.failures.append(f"{case['id']} ({'transformers' if ours else entry and entry.repo}): {_shown(result)}")
 
 
+def tried_errors(extraction: Extraction) -> list[ExtractedError]:
+    """Return the errors of a paste in the order the matcher tries them (primary, others, fragments)."""
+    if extraction.primary is None:
+        return []
+    others = [e for e in extraction.errors if e is not extraction.primary]
+    return [extraction.primary, *others[-TRIED_OTHERS:], *extraction.fragments[:TRIED_FRAGMENTS]]
+
+
+def miss_cause(matcher: Matcher, case: dict[str, Any], result: MatchResult, scorer: RealScorer) -> str:
+    """Say why a real paste was missed, in the words of the classes of failure of issue 10.
+
+    ``no record``: no shipped record raises the label's template in its file; ``nothing extracted``;
+    ``not a candidate``: the label's template is not among the index's candidates for any error
+    tried, nor raised at the raising frame's line; ``wrong answer``: another record came first;
+    ``below threshold``: the right record was scored, too low to be answered.
+    """
+    if not scorer.shipped(case):
+        return "no record"
+    errors = tried_errors(result.extraction)
+    if not errors:
+        return "nothing extracted"
+    want = literal_key(parse_template(case["template"]))
+    if not any(literal_key(c.group.template) == want for e in errors for c in matcher.candidates_of(e)):
+        return "not a candidate"
+    return "wrong answer" if result.status in ANSWERED else "below threshold"
+
+
+def print_misses() -> None:
+    """Print every miss of the real set among the positives whose raise site is shipped (``--misses``)."""
+    records = shipped_records()
+    matcher = Matcher(MatchIndex.build(entry_of(r) for r in records))
+    scorer = RealScorer(records)
+    causes: Counter[str] = Counter()
+    for case in real_cases("transformers"):
+        result = matcher.match(case["text"])
+        if not case.get("inShipped") or real_right(matcher, case, result):
+            continue
+        cause = miss_cause(matcher, case, result, scorer)
+        causes[cause] += 1
+        print(f"{case['id']} [{cause}] want {case.get('errorClass')} in {case['filePath']}: {case['template'][:100]!r}")
+        print(f"    {_shown(result)}")
+        for error in tried_errors(result.extraction)[:4]:
+            frame = error.raising_frame
+            where = f" at {frame.package_path or frame.path}:{frame.line}" if frame else ""
+            print(f"    tried {error.kind} {error.error_class}{where}: {error.message[:100]!r}")
+    print("causes:", ", ".join(f"{cause} {count}" for cause, count in causes.most_common()))
+
+
 Scorer = Callable[[Matcher, dict[str, Any], Tally], None]
 
 
@@ -320,9 +370,13 @@ def main() -> None:
     parser.add_argument("--failures", action="append", default=[], choices=SETS, help="print every miss of a set")
     parser.add_argument("--only", action="append", choices=SETS, help="run only these sets")
     parser.add_argument("--sweep", action="store_true", help="print the threshold table")
+    parser.add_argument("--misses", action="store_true", help="print the real set's misses with their causes")
     args = parser.parse_args()
     if args.sweep:
         sweep()
+        return
+    if args.misses:
+        print_misses()
         return
     tallies = evaluate(only=tuple(args.only or SETS))
     print(f"{'set':<10} {'n':>5} {'top-1':>7} {'matched':>7} {'ambig.':>7} {'unmatch':>7}  sub-counts")

@@ -216,6 +216,10 @@ class Matcher:
         answers.sort(key=lambda m: (-m.rank, m.id))
         return answers
 
+    def candidates_of(self, error: ExtractedError) -> list[Candidate]:
+        """Return the templates scored for one extracted error (for the evaluation's miss causes)."""
+        return self._candidates(error)
+
     def _candidates(self, error: ExtractedError) -> list[Candidate]:
         """Return the templates the message's words find, then those raised at the raising frame's line."""
         found = self.index.candidates(error.message, CANDIDATES)
