@@ -1,15 +1,16 @@
 """Import record files into the store: upsert by id, atomically, reporting every rejected record.
 
-Two phases, so that an import never holds the write lock while it reads files (other writers, a
-running bot's heartbeat and votes among them, would wait behind it):
+An import never holds the write lock while it reads files, nor for more than a moment at a time
+(other writers, a running bot's heartbeat and votes among them, would wait behind it):
 
 1. stage: read and validate every file, compare each record's content hash with the stored one (on
    the reader connection), and write the new and changed rows to a private staging database. Each
    file is staged inside a savepoint: a file that turns out to be unreadable halfway (a truncated
    .gz) is dropped whole, never half imported.
-2. publish: one short write transaction copies the staged rows into ``records`` with a single
-   ``INSERT ... SELECT`` and adds the import-run row, so a killed process leaves either the whole run
-   or nothing. An import that changes nothing takes no write lock at all (and records no run).
+2. publish (storage/import_publish.py): copy the staged rows into the store out of sight in short
+   transactions, then make them visible in one short final transaction, so a killed process leaves
+   either the whole run or nothing visible (and the next import cleans up). An import that changes
+   nothing takes no write lock at all (and records no run).
 
 With ``strict`` the first problem aborts the run and the database is left exactly as it was.
 """
@@ -29,20 +30,18 @@ from records.errors import ImportAborted, RecordFileError, RecordProblem
 from records.matching.patterns import check_pattern
 from records.model import Record
 from records.reader import DEFAULT_MAX_FILE_BYTES, LoadedRecord, expand_paths, read_file
+from storage import import_publish
 from storage.database import Database
 from storage.models import ImportReport
-from storage.records import RECORD_COLUMNS, UPSERT_CONFLICT, RecordRepository, utc_now
+from storage.records import RECORD_COLUMNS, RecordRepository, utc_now
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 1000
-# The staging table takes the store's upsert unchanged (same name and columns, a primary key on id).
-_STAGING_TABLE = f"CREATE TABLE records ({RECORD_COLUMNS.replace(', ', ' , ').replace('id ,', 'id PRIMARY KEY,', 1)})"
-# One statement publishes the run: `WHERE true` tells SQLite's parser the ON CONFLICT is the upsert's.
-STAGED_UPSERT = (
-    f"INSERT INTO main.records ({RECORD_COLUMNS}) SELECT {RECORD_COLUMNS} FROM staged.records WHERE true"
-    + UPSERT_CONFLICT
-)
+# The staging tables take the store's upsert unchanged (same columns, a primary key on id):
+# `records` holds changed records, `added` new ones.
+_STAGING_COLUMNS = RECORD_COLUMNS.replace(", ", " , ").replace("id ,", "id PRIMARY KEY,", 1)
+_STAGING_TABLES = (f"CREATE TABLE records ({_STAGING_COLUMNS})", f"CREATE TABLE added ({_STAGING_COLUMNS})")
 
 
 @dataclass
@@ -70,7 +69,8 @@ async def import_paths(
     started = utc_now()
     totals = _FileCounts()
     seen: dict[str, str] = {}  # id -> location of its first occurrence in this run
-    async with _staging() as (staging, staging_path):
+    async with import_publish.import_lock(db.path), _staging() as (staging, staging_path):
+        await import_publish.finish_interrupted(db)
         for file in _files(paths, totals, strict):
             await _stage_file(
                 staging, file, db=db, repo=repo, totals=totals, seen=seen, strict=strict, max_bytes=max_bytes
@@ -86,9 +86,13 @@ async def import_paths(
         )
         if report.added or report.updated:
             await staging.execute("COMMIT")  # the staged rows must be on disk for the ATTACH
-            async with db.transaction(attach={"staged": staging_path}) as conn:
-                await conn.execute(STAGED_UPSERT)
-                report.run_id = await repo.add_import_run(conn, _run_row(report, started))
+            run = await import_publish.next_run(db)
+            await import_publish.copy_staged(db, staging, staging_path, run)
+            report.run_id = await import_publish.publish(
+                db, run, _run_row(report, started), changed=bool(report.updated)
+            )
+            if report.updated:  # still holding the import lock: the next import finds it done
+                await import_publish.merge(db)
     log.info(
         "import %s: %d added, %d updated, %d unchanged, %d rejected",
         source,
@@ -110,7 +114,7 @@ def _files(paths: list[Path], totals: _FileCounts, strict: bool) -> Iterator[Pat
 
 @asynccontextmanager
 async def _staging() -> AsyncIterator[tuple[aiosqlite.Connection, Path]]:
-    """Open a private, throw-away staging database with a ``records`` table shaped like the store's."""
+    """Open a private, throw-away staging database with tables shaped like the store's ``records``."""
     with tempfile.TemporaryDirectory(prefix="tracebot-import-") as tmp:
         path = Path(tmp) / "staged.db"
         conn = await aiosqlite.connect(path, isolation_level=None)
@@ -119,7 +123,8 @@ async def _staging() -> AsyncIterator[tuple[aiosqlite.Connection, Path]]:
             # stays (in memory): a file dropped halfway is rolled back to its savepoint.
             await conn.execute("PRAGMA journal_mode = MEMORY")
             await conn.execute("PRAGMA synchronous = OFF")
-            await conn.execute(_STAGING_TABLE)
+            for table in _STAGING_TABLES:
+                await conn.execute(table)
             await conn.execute("BEGIN")
             yield conn, path
         finally:
@@ -189,19 +194,23 @@ async def _stage_batch(
     if not batch:
         return
     existing = await repo.existing_hashes(db.reader, [item.record.id for item in batch])
+    added: list[tuple[Record, str | None]] = []
     changed: list[tuple[Record, str | None]] = []
     for item in batch:
         old = existing.get(item.record.id)
         if old is None:
             counts.added += 1
+            added.append((item.record, item.dataset_version))
         elif old != item.record.content_hash():
             counts.updated += 1
+            changed.append((item.record, item.dataset_version))
         else:
             counts.unchanged += 1
             continue
-        changed.append((item.record, item.dataset_version))
         counts.dataset_version = item.dataset_version or counts.dataset_version
-    await repo.upsert(staging, changed, utc_now())
+    now = utc_now()
+    await repo.upsert(staging, added, now, table="added")
+    await repo.upsert(staging, changed, now)
 
 
 def _reject(counts: _FileCounts, problem: str, strict: bool) -> None:

@@ -30,7 +30,7 @@ ON CONFLICT (id) DO UPDATE SET
     content_hash = excluded.content_hash, data = excluded.data, updated_at = excluded.updated_at
 WHERE records.content_hash != excluded.content_hash
 """
-_UPSERT = f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({', '.join('?' * 15)}){UPSERT_CONFLICT}"
+_UPSERT = "INSERT INTO {table} AS records ({columns}) VALUES ({marks}){conflict}"
 # SQLite's default limit on bound parameters is 32766; stay far below it.
 _LOOKUP_CHUNK = 900
 
@@ -194,9 +194,22 @@ class RecordRepository:
                     found[str(rid)] = str(digest)
         return found
 
-    async def upsert(self, conn: aiosqlite.Connection, records: Sequence[tuple[Record, str | None]], now: str) -> None:
-        """Insert or update records (with their dataset versions) inside a transaction."""
-        await conn.executemany(_UPSERT, [_row(record, version, now) for record, version in records])
+    async def upsert(
+        self,
+        conn: aiosqlite.Connection,
+        records: Sequence[tuple[Record, str | None]],
+        now: str,
+        *,
+        table: str = "records",
+    ) -> None:
+        """Insert or update records (with their dataset versions) inside a transaction.
+
+        ``table`` names another table shaped like ``records`` (an import's staging tables).
+        """
+        if not table.isidentifier():
+            raise ValueError(f"not a table name: {table!r}")
+        sql = _UPSERT.format(table=table, columns=RECORD_COLUMNS, marks=", ".join("?" * 15), conflict=UPSERT_CONFLICT)
+        await conn.executemany(sql, [_row(record, version, now) for record, version in records])
 
     async def add_import_run(self, conn: aiosqlite.Connection, run: dict[str, Any]) -> int:
         """Record one import run inside the import's own transaction; return its id."""
