@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -279,5 +280,11 @@ def _database_error(path: Path, exc: sqlite3.DatabaseError) -> StorageError:
     if "not a database" in text or "malformed" in text:
         return DatabaseCorrupt(f"{path}: not a SQLite database or damaged ({text}); the file was left untouched")
     if "readonly" in text or "read-only" in text:
-        return StorageError(f"{path}: the database is read-only ({text})")
+        return StorageError(f"{path}: the database is read-only ({text}); nothing of this write was kept")
+    if "unable to open" in text and not os.access(path.parent, os.W_OK):
+        # WAL mode keeps -wal and -shm files beside the database: a read-only directory stops even reads.
+        return StorageError(
+            f"{path}: the database directory {path.parent} is read-only (SQLite needs to create its -wal and "
+            "-shm files there); nothing was written"
+        )
     return StorageError(f"{path}: cannot use the database: {text}")

@@ -25,8 +25,11 @@ def lock_path(db: Path) -> Path:
 def only_instance(db: Path) -> Iterator[None]:
     """Hold the database's run lock for the block; refuse with one line when another run holds it."""
     path = lock_path(db)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = path.open("a+")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a+")
+    except OSError as exc:  # a read-only directory, most often: say so before the bot connects
+        raise CliError(f"{path}: cannot create the run lock beside the database: {exc.strerror}") from None
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
