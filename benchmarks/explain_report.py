@@ -2,7 +2,8 @@
 
 Run: ``make explain-report`` (``python -m benchmarks.explain_report``). For every shipped set it counts
 the records with at least one solution, a what-it-means sentence and an example fix (overall, and over
-the records the real-paste set in ``tests/data/real/`` hits: same file and message as a case's label),
+the records the real-paste set in ``tests/data/real/`` hits: same file and message as a case's label; and
+those hits as replied, with the curated record of the same site in ``records/data/curated/`` folded in),
 the records left without generated text and why, and the quality problems
 (:mod:`records.mining._explain.quality`). Then it prints the reply as text for a random sample of 30
 records (fixed seed) and for every record the real-paste set hits. ``--figures`` prints only the counts.
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.render.text import record_text
+from records.merge import merge_site
 from records.mining._explain.quality import problems
 from records.mining.versions import read_set
 from records.model import Record
@@ -35,6 +37,27 @@ def load_records(data: Path) -> list[Record]:
     for path in sorted(data.glob("transformers-*.jsonl.gz")):
         found.extend(read_set(path))
     return found
+
+
+def load_curated(data: Path) -> dict[tuple[str, str], Record]:
+    """Return the curated transformers records by (filePath, template): the raise site they fold into."""
+    found: dict[tuple[str, str], Record] = {}
+    for path in sorted((data / "curated").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = Record.model_validate_json(line)
+                if record.file_path:
+                    found.setdefault((record.file_path, record.error_message), record)
+    return found
+
+
+def answered(records: list[Record], curated: dict[tuple[str, str], Record]) -> list[Record]:
+    """Return the records as the reply shows them: a curated record of the same site folded in (its text wins)."""
+    shown = []
+    for record in records:
+        over = curated.get((record.file_path or "", record.error_message))
+        shown.append(merge_site(over, record) if over is not None else record)
+    return shown
 
 
 def real_labels(real: Path) -> set[tuple[str, str]]:
@@ -62,13 +85,18 @@ def unexplained_reason(record: Record) -> str | None:
     return "other"
 
 
-def figures(title: str, records: list[Record]) -> list[str]:
-    """Return the count lines for a group of records."""
+def figures(title: str, records: list[Record], curated_count: bool = False) -> list[str]:
+    """Return the count lines for a group of records (``curated_count``: count curated text too)."""
     total = len(records) or 1
-    with_solution = sum(bool(r.solutions) and "solutions" in r.generated for r in records)
-    with_meaning = sum("documentation" in r.generated for r in records)
-    with_fix = sum("exampleFix" in r.generated for r in records)
-    targets = TARGETS.get(title, (0.0, 0.0, 0.0))
+    if curated_count:  # a folded reply: curated text counts as well as generated text
+        with_solution = sum(bool(r.solutions) for r in records)
+        with_meaning = sum(bool(r.documentation) for r in records)
+        with_fix = sum(bool(r.example_fix) for r in records)
+    else:
+        with_solution = sum(bool(r.solutions) and "solutions" in r.generated for r in records)
+        with_meaning = sum("documentation" in r.generated for r in records)
+        with_fix = sum("exampleFix" in r.generated for r in records)
+    targets = TARGETS.get(title.split(" (", maxsplit=1)[0], (0.0, 0.0, 0.0))
     lines = [f"{title}: {len(records)} records"]
     for name, count, target in zip(
         ("at least one solution", "a what-it-means sentence", "an example fix"),
@@ -80,11 +108,20 @@ def figures(title: str, records: list[Record]) -> list[str]:
     return lines
 
 
-def report(records: list[Record], labels: set[tuple[str, str]], *, replies: bool) -> str:
-    """Return the whole report as text."""
+def report(
+    records: list[Record],
+    labels: set[tuple[str, str]],
+    *,
+    replies: bool,
+    curated: dict[tuple[str, str], Record] | None = None,
+) -> str:
+    """Return the whole report as text (``curated``: the curated records that fold into mined sites)."""
     hits = [r for r in records if (r.file_path or "", r.error_message) in labels]
     lines = [*figures("all", records), *figures("real-paste hits", hits)]
     lines.append(f"  real-paste labels: {len(labels)}, hit by {len(hits)} records (all shipped versions)")
+    shown_hits = answered(hits, curated or {})
+    folded = sum(1 for r in hits if (r.file_path or "", r.error_message) in (curated or {}))
+    lines += figures(f"real-paste hits (as replied, {folded} with a curated record folded in)", shown_hits, True)
     reasons = Counter(reason for r in records if (reason := unexplained_reason(r)))
     lines.append("no generated what-it-means, by reason:")
     lines += [f"  {reason}: {n}" for reason, n in reasons.most_common()]
@@ -96,7 +133,7 @@ def report(records: list[Record], labels: set[tuple[str, str]], *, replies: bool
     if replies:
         sample = random.Random(SEED).sample(records, min(SAMPLE_SIZE, len(records)))
         lines += _replies(f"random sample of {len(sample)} (seed {SEED})", sample)
-        lines += _replies(f"records the real-paste set hits ({len(hits)})", hits)
+        lines += _replies(f"records the real-paste set hits ({len(hits)}), as replied", shown_hits)
     return "\n".join(lines)
 
 
@@ -115,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--figures", action="store_true", help="print the counts only, no replies")
     args = parser.parse_args(argv)
     records = load_records(args.data)
-    print(report(records, real_labels(args.real), replies=not args.figures))
+    print(report(records, real_labels(args.real), replies=not args.figures, curated=load_curated(args.data)))
     return 1 if any(problems(r) for r in records) else 0
 
 

@@ -54,6 +54,7 @@ def explain_raise(
         params=tuple(p for p in dict.fromkeys(params) if p not in {"self", "cls"}),
         aliases=aliases,
         handler=enclosing_handler(node, index.parents) if caught is not None else None,
+        config_attributes=index.config_attributes(owner) if owner is not None else {},
     )
     return explain(facts)
 

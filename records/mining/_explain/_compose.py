@@ -19,6 +19,7 @@ from records.mining._explain._conditions import (
     Cond,
     atom_fields,
     atoms,
+    is_flag,
     negate,
     read_condition,
     say,
@@ -82,6 +83,10 @@ def explain(facts: SiteFacts) -> Explanation:
     if facts.unconditional and facts.error_class == "NotImplementedError" and facts.function is not None:
         owner = f" in your subclass of `{facts.class_name}`" if facts.class_name else ""
         typed.append(f"Use a class that implements `{facts.function.name}()`, or implement it{owner}.")
+    elif facts.unconditional and facts.function is not None and not facts.function.name.startswith("_"):
+        # A public method whose whole body is a raise: the class switches off what its parent offers.
+        owner = f"{facts.class_name}." if facts.class_name else ""
+        typed.append(f"Do not call `{owner}{facts.function.name}()`: it always raises `{facts.error_class}` here.")
     names = frozenset(
         [*facts.params, *facts.init_fields, *(a.subject for a in atoms(violation))] if violation else facts.params
     )
@@ -155,6 +160,8 @@ def _namer(facts: SiteFacts) -> Callable[[ast.expr], str]:
         if isinstance(node, ast.Name) and text in facts.aliases:
             return facts.aliases[text]  # ``x = kwargs.get("x")``: the check is on the argument ``x``
         head, _, rest = text.partition(".")
+        if head == "self" and rest in facts.config_attributes:
+            return facts.config_attributes[rest]  # ``self.x = config.x`` in ``__init__``: the user sets ``config.x``
         if head == "self" and rest in facts.init_fields:
             return rest
         if (
@@ -190,6 +197,9 @@ def _meaning(facts: SiteFacts, v: Cond) -> str:
     missing = [a for a in _top(v) if a.kind == "none" and not a.negated]
     if isinstance(v, All) and len(given) >= 2:
         return f"{where} accepts only one of {_names(given, 'and')}; here both were given."
+    groups = _exclusive_groups(v)
+    if groups is not None:
+        return f"{where} accepts {_say_groups(groups)}, not both; here both were given."
     if isinstance(v, All) and len(missing) >= 2 and len(missing) == len(v.parts):
         return f"{where} needs at least one of {_names(missing, 'or')}; here none was given."
     if isinstance(v, Atom):
@@ -303,6 +313,32 @@ def _top(v: Cond) -> list[Atom]:
     return [p for p in parts if isinstance(p, Atom)]
 
 
+def _exclusive_groups(v: Cond) -> list[list[str]] | None:
+    """Read ``(a is not None or b is not None) and c is not None``: groups of arguments given together.
+
+    Each part of the ``and`` is one argument given, or an ``or`` of several (any of them given); the
+    error is that two groups were given at once. None when the condition has another shape.
+    """
+    if not isinstance(v, All) or len(v.parts) != 2:
+        return None
+    groups: list[list[str]] = []
+    for part in v.parts:
+        members = list(part.parts) if isinstance(part, Any) else [part]
+        if not all(isinstance(m, Atom) and m.kind == "none" and m.negated for m in members):
+            return None
+        groups.append([m.subject for m in members if isinstance(m, Atom)])
+    if all(len(g) == 1 for g in groups):
+        return None  # ``a is not None and b is not None``: said by the plain "only one of" sentence
+    if any("." in name for group in groups for name in group):
+        return None  # ``self.optimizer``: an attribute set from an argument of another name, not one to pass
+    return groups
+
+
+def _say_groups(groups: list[list[str]]) -> str:
+    """Return ```a` / `b` or `c``` for groups of arguments (``/`` between the arguments of one group)."""
+    return " or ".join(" / ".join(f"`{name}`" for name in group) for group in groups)
+
+
 def _names(found: list[Atom], joiner: str) -> str:
     names = [f"`{a.subject}`" for a in found]
     return ", ".join(names[:-1]) + f" {joiner} {names[-1]}"
@@ -318,10 +354,21 @@ def _typed_solutions(facts: SiteFacts, v: Cond) -> list[str]:
     if isinstance(v, All) and len(missing) >= 2:
         found.append(f"Pass at least one of {_names(missing, 'or')} to {_where(facts)}.")
         return found
+    groups = _exclusive_groups(v)
+    if groups is not None:
+        found.append(f"Pass either {_say_groups(groups)} to {_where(facts)}, not both.")
+        return found
     for atom in _top(v):
         if isinstance(v, All) and atom.kind == "none" and atom.negated:
             continue  # ``x is not None and <check of x>``: being given is the precondition, not the fault
-        step = _atom_solution(atom, facts) or _derived_solution(atom, facts)
+        step = (
+            _atom_solution(atom, facts)
+            or _derived_solution(atom, facts)
+            or _listed_solution(atom, facts)
+            or _path_solution(atom, facts)
+            or _range_solution(atom, facts)
+            or _size_solution(atom, facts)
+        )
         if step and step not in found:
             found.append(step)
     return found
@@ -350,6 +397,110 @@ def _derived_solution(a: Atom, facts: SiteFacts) -> str | None:
     if a.subject == passed[0] and a.kind not in {"instance", "code", "contains", "member"}:
         return None
     return f"Change the `{passed[0]}` you pass so that {say_atom(a.invert())}."
+
+
+# A collection the check found non-empty, by what its name says its entries are; the message lists them.
+_LISTED = (
+    (re.compile(r"unused|unknown|unexpected|extra|remaining|unrecognized|not_used"),
+     "Remove or rename the names the message lists (`{name}`): {where} does not use them; check their spelling."),
+    (re.compile(r"invalid|unsupported|bad|incompatible|wrong|mismatch"),
+     "Replace or drop the entries the message lists (`{name}`): {where} does not support them."),
+    (re.compile(r"missing|not_found|absent"), "Provide the entries the message lists (`{name}`): {where} needs them."),
+)  # fmt: skip
+
+
+_NONEMPTY = frozenset({(">", "0"), (">=", "1"), ("!=", "0")})
+
+
+def _listed_solution(a: Atom, facts: SiteFacts) -> str | None:
+    """Return the step for a check that a list of offending names is empty (``if unused_keys: raise``).
+
+    The message shows the list (a placeholder reads it), so the step points at it and says, from the
+    list's name, what to do with its entries: remove unknown ones, replace invalid ones, provide missing ones.
+    """
+    sized = a.kind == "compare" and a.subject.startswith("len(") and (a.op, a.other) in _NONEMPTY
+    nonempty = sized or (a.kind == "truthy" and not a.negated and not is_flag(a.subject))
+    if not nonempty:
+        return None
+    name = a.subject[4:-1] if a.subject.startswith("len(") else a.subject
+    if not re.fullmatch(r"[a-z_]\w*", name) or not re.search(r"\{[^{}]*\b" + re.escape(name) + r"\b", facts.template):
+        return None  # a dotted or computed value, or a list the message does not show
+    if "package" in name or "module" in name:
+        if re.search(r"missing|not_found|absent", name):
+            return f"Install the packages the message lists (`{name}`): `pip install` followed by their names."
+        return None
+    for pattern, template in _LISTED:
+        if pattern.search(name):
+            return template.format(name=name, where=_where(facts))
+    return None
+
+
+_PATH_CHECKS = {
+    ("isfile", True): "Pass a directory, not a file, as `{name}`.",
+    ("isfile", False): "Pass the path of an existing file as `{name}` (check the path for typos).",
+    ("isdir", True): "Pass the path of a file, not a directory, as `{name}`.",
+    ("isdir", False): "Pass the path of an existing directory as `{name}` (check the path for typos).",
+    ("exists", False): "Pass a path that exists as `{name}` (check the path for typos).",
+}
+
+
+def _path_solution(a: Atom, facts: SiteFacts) -> str | None:
+    """Return the step for ``os.path.isfile(x)`` / ``isdir`` / ``exists`` on an argument the user passes."""
+    node = a.node
+    if a.kind != "code" or not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+        return None
+    func = ast.unparse(node.func)
+    check = func.removeprefix("os.path.")
+    argument = node.args[0]
+    if func == check or not isinstance(argument, ast.Name):
+        return None
+    name = facts.aliases.get(argument.id, argument.id)
+    if name not in facts.params:
+        return None
+    template = _PATH_CHECKS.get((check, not a.negated))
+    return template.format(name=name) if template else None
+
+
+def _range_solution(a: Atom, facts: SiteFacts) -> str | None:
+    """Return the step for a failed chained bound, ``lo <= x < hi`` on a value the user sets."""
+    node = a.node
+    if a.kind != "code" or not a.negated or not isinstance(node, ast.Compare) or len(node.ops) != 2:
+        return None
+    if not all(isinstance(op, ast.Lt | ast.LtE) for op in node.ops):
+        return None
+    middle = node.comparators[0]
+    name = _namer(facts)(middle) if _is_plain(middle) else None
+    if name is None or not _settable(name, facts):
+        return None
+    low, high = (ast.unparse(n) for n in (node.left, node.comparators[1]))
+    signs = ["<" if isinstance(op, ast.Lt) else "<=" for op in node.ops]
+    return f"Set `{name}` to a value with `{low}` {signs[0]} `{name}` {signs[1]} `{high}`."
+
+
+_SIZE_READ = re.compile(r"^(?P<root>[a-z_]\w*)\.(?:size\(\)|shape|ndim|dim\(\))(?:\[-?\d+\])?$")
+
+
+def _size_solution(a: Atom, facts: SiteFacts) -> str | None:
+    """Return the step for a size check on an argument: ``attention_mask.size() != (bsz, 1, q, k)``."""
+    node = a.node
+    if a.kind != "code" or not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return None
+    wrong = isinstance(node.ops[0], ast.NotEq) and not a.negated  # ``!=`` is true when it raises
+    wrong = wrong or (isinstance(node.ops[0], ast.Eq) and a.negated)  # ``==`` is false when it raises
+    left, right = ast.unparse(node.left), ast.unparse(node.comparators[0])
+    match = _SIZE_READ.match(left)
+    if not wrong or match is None or len(right) > 80:
+        return None
+    root = match.group("root")
+    if facts.aliases.get(root, root) not in facts.params or root in {"self", "kwargs"}:
+        return None  # a size computed inside the function: not something the user passes
+    return f"Pass `{root}` with `{left}` equal to `{right}`."
+
+
+def _is_plain(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _settable(subject: str, facts: SiteFacts) -> bool:
@@ -414,7 +565,12 @@ def _relation_solution(a: Atom, facts: SiteFacts) -> str | None:
     if _settable(a.subject, facts):
         verb, link = ("Make", "") if "(" in a.subject else ("Set", " to a value")
         return "{verb} {s}{link} {inverse} {other}.".format(verb=verb, link=link, **fields)
-    if re.fullmatch(r"[\w.]+|len\([\w.]+\)", a.other) and _settable(a.other, facts):
+    plain_subject = re.fullmatch(r"(?!self\.)[\w.]+|len\((?!self\.)[\w.]+\)", a.subject) is not None
+    if re.fullmatch(r"[\w.]+|len\([\w.]+\)", a.other) and _settable(a.other, facts) and plain_subject:
+        # ``x != config.n`` with ``x`` read from the input: the config field is the side the user sets;
+        # against a product of attributes (``self.head_dim * self.num_heads``) it is not, so no step.
+        if fields["inverse"] == "==":
+            return f"Make {fields['other']} equal to {fields['s']}."
         verb = "Make" if "(" in a.other else "Set"
         return f"{verb} {fields['other']} {mirror[fields['inverse']]} {fields['s']}."
     sized = fields["inverse"] in {"==", "!="} and _SIZES.search(a.subject) and _SIZES.search(a.other)
@@ -451,6 +607,11 @@ def _message_solutions(message: MessageFacts, typed: list[str]) -> list[str]:
         package = message.pip.split()[-1].strip("\"'")
         found.append(f"Install `{package}`: `{message.pip}`.")
     found.extend(message.advice)
+    found.extend(message.code_steps)
+    if message.requires is not None and not any("pip install" in t for t in typed):
+        package, version = message.requires
+        found.append(f'Upgrade `{package}` to {version} or newer (the message requires it): '
+                     f'`{_requires_line(message.requires)}`.')  # fmt: skip
     if message.outdated:
         found.append("Upgrade `transformers` (the message says your version may be out of date): "
                      "`pip install -U transformers`.")  # fmt: skip
@@ -588,9 +749,34 @@ def _example(facts: SiteFacts, v: Cond | None, message: MessageFacts) -> str | N
                 return _install_line(atom)
             if atom.kind == "version":
                 return _version_solution(atom).split(": ", 1)[1].strip("`.")
+    return _message_example(facts, message)
+
+
+def _message_example(facts: SiteFacts, message: MessageFacts) -> str | None:
+    """Return the example fix the message itself gives: its install line or code, a setting it asks for."""
     if message.pip or message.code:
         return message.pip or message.code
-    return "pip install -U transformers" if message.outdated else None
+    if message.requires is not None:
+        return _requires_line(message.requires)
+    return _asked_example(facts, message) or ("pip install -U transformers" if message.outdated else None)
+
+
+def _requires_line(requires: tuple[str, str]) -> str:
+    package, version = requires
+    return f'pip install -U "{_pip_name(package)}>={version}"'
+
+
+def _asked_example(facts: SiteFacts, message: MessageFacts) -> str | None:
+    """Return the setting the message asks for as code: an attribute set, or an argument of the entry point."""
+    for step in message.code_steps:
+        code = step.split("`")[1]
+        name, _, value = (part.strip() for part in code.partition("="))
+        if "." in name and _ATTRIBUTE.fullmatch(name):
+            return f"# after: as the message says\n{name} = {value}"
+        if step.startswith("Pass ") and "." not in name and _setter(name, facts):
+            call = _call(facts, f"{name}={value}")
+            return f"# after: as the message says\n{call}" if call else None
+    return None
 
 
 def _shape_example(facts: SiteFacts, v: Cond) -> str | None:
@@ -599,6 +785,12 @@ def _shape_example(facts: SiteFacts, v: Cond) -> str | None:
         before = _call(facts, ", ".join(f"{a.subject}={a.subject}" for a in given))
         after = _call(facts, f"{given[0].subject}={given[0].subject}")
         return _before_after(before, after, after_note="only one of them")
+    groups = _exclusive_groups(v)
+    if groups is not None and all(_setter(name, facts) for group in groups for name in group):
+        first, second = groups[0][0], groups[1][0]
+        before = _call(facts, f"{first}={first}, {second}={second}")
+        return _before_after(before, _call(facts, f"{first}={first}"), before_note="both given",
+                             after_note="only one of them")  # fmt: skip
     if not isinstance(v, Atom) or not _shown(v.subject, facts):
         return None
     builder = _EXAMPLES.get(variant(v))

@@ -63,6 +63,7 @@ class SiteFacts:
     params: tuple[str, ...] = field(default=())
     aliases: dict[str, str] = field(default_factory=dict)  # local name -> the argument or field it holds
     handler: ExceptFacts | None = None
+    config_attributes: dict[str, str] = field(default_factory=dict)  # ``self.x`` -> ``config.y`` it was set from
 
     @property
     def class_name(self) -> str | None:
@@ -91,6 +92,7 @@ class ModuleIndex:
         self._init_fields: dict[ast.ClassDef, frozenset[str]] = {}
         self._docs: dict[ast.AST, dict[str, str]] = {}
         self._aliases: dict[Function, dict[str, str]] = {}
+        self._config_attributes: dict[ast.ClassDef, dict[str, str]] = {}
 
     def aliases(self, function: Function) -> dict[str, str]:
         """Return the locals of a function assigned once from an argument or a config field.
@@ -101,6 +103,16 @@ class ModuleIndex:
         if function not in self._aliases:
             self._aliases[function] = _aliases(function)
         return self._aliases[function]
+
+    def config_attributes(self, cls: ast.ClassDef) -> dict[str, str]:
+        """Return the attributes a class sets once, in ``__init__``, from a field of its ``config`` argument.
+
+        ``self.rope_type = config.rope_type`` makes a later check of ``self.rope_type`` a check of the
+        config field the user sets (``config.rope_type``). An attribute assigned anywhere else too is left out.
+        """
+        if cls not in self._config_attributes:
+            self._config_attributes[cls] = _config_attributes(cls)
+        return self._config_attributes[cls]
 
     @cached_property
     def owners(self) -> dict[Function, ast.ClassDef | None]:
@@ -341,6 +353,38 @@ def _aliases(function: Function) -> dict[str, str]:
                 found[node.targets[0].id] = source
     arguments = {a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
     return {name: source for name, source in found.items() if stores.get(name) == 1 and name not in arguments}
+
+
+def _config_attributes(cls: ast.ClassDef) -> dict[str, str]:
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None or "config" not in {a.arg for a in [*init.args.args, *init.args.kwonlyargs]}:
+        return {}
+    stores: dict[str, int] = {}
+    found: dict[str, str] = {}
+    for node in ast.walk(cls):
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AugAssign | ast.AnnAssign)
+            else []
+        )
+        for target in targets:
+            for inner in ast.walk(target):
+                if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
+                    stores[inner.attr] = stores.get(inner.attr, 0) + 1
+    for statement in init.body:  # only top-level statements of __init__: the assignment always runs
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            continue
+        target, value = statement.targets[0], statement.value
+        if _is_on(target, "self") and isinstance(target, ast.Attribute) and _is_on(value, "config"):
+            found[target.attr] = f"config.{ast.unparse(value).partition('.')[2]}"
+    return {name: source for name, source in found.items() if stores.get(name) == 1}
+
+
+def _is_on(node: ast.expr, name: str) -> bool:
+    """Tell whether a node is ``<name>.attr`` (one attribute of the plain name ``name``)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name
 
 
 def _held(value: ast.expr) -> str | None:

@@ -42,6 +42,8 @@ class MessageFacts:
     code: str | None  # a line of code the message itself suggests, in backticks
     dynamic_share: float
     outdated: bool = False  # the message says the installed transformers may be too old
+    code_steps: tuple[str, ...] = ()  # "by setting `x=True`": the setting the message asks for, as a step
+    requires: tuple[str, str] | None = None  # ("torch", "2.8") from "requires `torch>=2.8`"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -57,7 +59,58 @@ def read_message(template: str) -> MessageFacts:
     code = _suggested_code(literal) if "`" in literal else None
     advice, vague = _advice(literal), _advice(literal, named=False)
     outdated = bool(_OUTDATED.search(literal)) and pip is None
-    return MessageFacts(literal.replace("\ue000", "..."), advice, vague, pip, removed, code, dynamic, outdated)
+    steps = _code_steps(literal, advice) if "`" in literal else ()
+    requires = _requirement(literal) if pip is None and ">=" in literal else None
+    return MessageFacts(
+        literal.replace("\ue000", "..."), advice, vague, pip, removed, code, dynamic, outdated, steps, requires
+    )
+
+
+# ``name=value`` in backticks right after a verb that asks for it ("by setting", "please pass", "requires").
+_ASKED_SETTING = re.compile(
+    r"(?P<verb>\bset(?:ting)?|\bpass(?:ing)?|\buse|\busing|\brequires?|\bonly\s+supports?|\bneeds?)"
+    r"\s+(?:the\s+(?:argument|parameter|flag|option)\s+)?`(?P<code>[A-Za-z_][\w.]*\s*=\s*[^`=\s][^`\n]{0,60})`"
+)
+_NEGATION = re.compile(r"\b(?:not|cannot|can't|don't|doesn't|never|no|without|got|passed|found)\b", re.IGNORECASE)
+_VERB_STEP = {"pass": "Pass", "passing": "Pass", "use": "Use", "using": "Use"}
+
+
+def _code_steps(literal: str, advice: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the settings a message asks for (``by setting `config.add_cross_attention=True```) as steps.
+
+    A setting after a negation in the same clause ("you cannot pass `x=True`") is the fault, not the
+    fix, and is skipped; so is one already quoted in the message's own advice.
+    """
+    found: list[str] = []
+    for sentence in sentences(literal):
+        for match in _ASKED_SETTING.finditer(sentence):
+            code = match.group("code").strip()
+            before = re.split(r"[,;:]|\bbut\b|\bor\b", sentence[: match.start()])[-1]
+            if "\ue000" in code or _NEGATION.search(before) or "==" in code or code.count("(") != code.count(")"):
+                continue
+            if any(code in line for line in advice) or code.startswith(("pip", "http")):
+                continue
+            step = f"{_VERB_STEP.get(match.group('verb').lower(), 'Set')} `{code}`, as the message says."
+            if step not in found:
+                found.append(step)
+    return tuple(found[:MAX_ADVICE])
+
+
+_KNOWN_PACKAGES = frozenset({
+    "torch", "accelerate", "transformers", "safetensors", "tokenizers", "datasets", "huggingface_hub", "numpy",
+    "bitsandbytes", "peft", "deepspeed", "optimum", "torchvision", "torchaudio", "flash_attn", "kernels", "torchao",
+    "timm", "sentencepiece", "protobuf", "librosa", "av", "decord", "pillow", "scipy", "jinja2", "triton",
+})  # fmt: skip
+_REQUIRES_VERSION = re.compile(r"`?\b(?P<package>[A-Za-z][\w-]*)\s*>=\s*v?(?P<version>\d+(?:\.\d+)*)`?")
+
+
+def _requirement(literal: str) -> tuple[str, str] | None:
+    """Return the package and minimum version a message names (``requires `torch>=2.8```), if known."""
+    for match in _REQUIRES_VERSION.finditer(literal):
+        package = match.group("package").lower().replace("-", "_")
+        if package in _KNOWN_PACKAGES and "\ue000" not in match.group(0):
+            return match.group("package"), match.group("version")
+    return None
 
 
 _OUTDATED = re.compile(
