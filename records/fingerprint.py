@@ -32,11 +32,12 @@ __all__ = [
     "library_frame",
     "mask_message",
     "normalize_text",
+    "refingerprint",
 ]
 
 # Part of every digest, so that a change to normalising or masking can be rolled out as a new
 # version of keys instead of silently splitting existing groups.
-KEY_VERSION = "fp2"
+KEY_VERSION = "fp3"
 _KEY_CHARS = 20
 
 
@@ -205,6 +206,10 @@ def _mask_quoted(value: str) -> str:
     content = value[1:-1]
     if not content or _found(_ONLY_PLACEHOLDER, content):
         return value
+    if value[0] == "`" and " " in content:
+        # A phrase in backticks (`huggingface-cli login`) reads as its words, as Discord markdown is
+        # cleaned: a fenced paste keeps the backticks, an inline one loses them, and both are one error.
+        return mask_message(content)
     return f"{value[0]}<{_quoted_kind(content)}>{value[-1]}"
 
 
@@ -289,6 +294,28 @@ def library_frame(frames: Sequence[Frame]) -> str:
     return ""
 
 
+def _key_frame(frame: str) -> str:
+    """Return a frame as the key sees it: ``path:function`` with markdown's lost underscores ignored."""
+    path, colon, function = frame.rpartition(":")
+    return f"{_unmarked(path)}{colon}{_unmarked(function)}" if colon else frame
+
+
+def _unmarked(name: str) -> str:
+    """Return a dotted or slashed name with the underscores around each part dropped.
+
+    Markdown (GitHub issues, Discord) renders ``__getitem__`` and ``__init__.py`` in bold and pastes
+    copied from the page lose the underscores: ``getitem``, ``init.py`` are the same frame.
+    """
+    if "/" in name:
+        return "/".join(_unmarked_file(part) for part in name.split("/"))
+    return ".".join(part.strip("_") or part for part in name.split("."))
+
+
+def _unmarked_file(part: str) -> str:
+    stem, dot, suffix = part.rpartition(".") if part.endswith(".py") else (part, "", "")
+    return (stem.strip("_") or stem) + dot + suffix
+
+
 def fingerprint(error_class: str | None, message: str, frames: Sequence[Frame] = ()) -> Fingerprint:
     """Return the grouping key of an error from its class, its message and its innermost library frame."""
     cls = _normalize_class(error_class)
@@ -296,7 +323,20 @@ def fingerprint(error_class: str | None, message: str, frames: Sequence[Frame] =
     if cls == "KeyError":
         masked = _KEY_VALUE.sub("\\1<key>\\2", masked)
     frame = library_frame(frames)
-    return Fingerprint(key=_digest(cls, frame, masked), error_class=cls, masked=masked, frame=frame)
+    return Fingerprint(key=_digest(cls, _key_frame(frame), masked), error_class=cls, masked=masked, frame=frame)
+
+
+def refingerprint(error_class: str, masked: str, frame: str = "") -> Fingerprint:
+    """Return the key of a stored group's parts (class, masked message, frame) as this version computes it.
+
+    For a group none of whose samples can be read again (purged): its masked message is masked once
+    more, which keeps the placeholders it holds and applies what this version masks besides.
+    """
+    cls = _normalize_class(error_class)
+    again = mask_message(masked)
+    if cls == "KeyError":
+        again = _KEY_VALUE.sub("\\1<key>\\2", again)
+    return Fingerprint(key=_digest(cls, _key_frame(frame), again), error_class=cls, masked=again, frame=frame)
 
 
 def coarse(masked: str) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from records._re2 import Match, Pattern, compile_pattern, encodable
-from records.extract import ExtractedError, Frame, clean_paste, extract
+from records.extract import ExtractedError, Frame, extract
+from records.extraction.clean import clean_for_extraction
 from records.fingerprint import PLACEHOLDERS, fingerprint, normalize_text
 from records.matching.template import parse_template
 from records.redact import PERSONAL_KINDS, Redaction, redact
@@ -129,19 +130,23 @@ def observe(text: str, *, paste_chars: int = 8_000, sample_chars: int = 1_500) -
     if _junk_share(capped) > JUNK_SHARE:
         # Not kept, but its author may still need a warning about a credential in it.
         return Skipped("binary", _secret_kinds(redact(capped.translate(_JUNK))))
-    redaction = _redact(clean_paste(capped.translate(_SURROGATES)))
+    # Inline code is kept as extraction keeps it: Python's own backtick quotes are part of a message,
+    # and unwrapping them as markdown pairs the wrong backticks when a terminal wrapped the line.
+    redaction = _redact(clean_for_extraction(capped.translate(_SURROGATES)))
     kinds = _secret_kinds(redaction)
     if not redaction.text.strip():
         return Skipped("empty", kinds)
-    body = cut(redaction.text, paste_chars)
+    body = _unbold(cut(redaction.text, paste_chars))
     extraction = extract(body)
     primary = extraction.primary
     if primary is None or not extraction.is_error:
         return Skipped("no error", kinds)
     error = unwrap(extraction.errors, primary)
+    if not error.message and _is_wrapper(primary):
+        error = _told_before(body) or error
     if not error.message:
         error = _told_elsewhere(error, extraction.fragments, body)
-    found = fingerprint(error.error_class, error.message, error.frames)
+    found = fingerprint(error.error_class, _without_span_end(error.message), error.frames)
     return Observation(
         key=found.key,
         error_class=found.error_class,
@@ -164,13 +169,22 @@ _CAUGHT = compile_pattern(r"^Caught ([A-Za-z_][\w.]*) in (?:replica \d+ on devic
 _FAILED_IMPORT = compile_pattern(
     r"^Failed to import [\w.]+ because of the following error \(look up to see its traceback\):\n"
 )
-# Fragments that are frames, carets, progress bars or log lines, not what the error said.
+# Fragments that are frames, carets, progress bars, log lines or a shell prompt (`(env) user@host:~$
+# cmd`, typed after a traceback cut off before its last line), not what the error said.
 _NOT_A_MESSAGE = compile_pattern(
     r'^(?:File |[\^~])|%\||", line \d|Traceback \(most recent call last\)|^\d{4}-\d\d-\d\d'
+    r"|^(?:\(?[\w.-]+\)\s*)?[\w.-]+@[\w.-]+:[~/]"
+    # torchrun's report around a child's failure: rules, its heading, its `key : value` lines.
+    r"|^={5,}|Root Cause \(first observed failure\)|^(?:time|host|rank|exitcode|error_file)\s+:"
+    # The sentences that join the tracebacks of a chain.
+    r"|^The above exception was the direct cause|^During handling of the above exception"
 )
+# A process's prefix on every line (torchrun's `[rank3]: `): what follows it is what the line says.
+_LINE_PREFIX = r"^(?:\[(?:default)?rank\d+\]:\s?)?"
 # ComfyUI logs the message of the error it caught before the traceback, which pastes often cut off.
-_COMFY_EXCEPTION = compile_pattern(r"(?m)^!!! Exception during processing !!! (.+)$")
-_TORCHRUN_FAILED = compile_pattern(r"(?m)^[=\s]*(\S+) FAILED")
+_COMFY_EXCEPTION = compile_pattern(rf"(?m){_LINE_PREFIX}!!! Exception during processing !!! (.+)$")
+_TORCHRUN_FAILED = compile_pattern(rf"(?m){_LINE_PREFIX}[=\s]*(\S+) FAILED")
+_TRACEBACK_START = "Traceback (most recent call last)"
 
 
 def unwrap(errors: tuple[ExtractedError, ...], primary: ExtractedError) -> ExtractedError:
@@ -203,8 +217,10 @@ def _told_elsewhere(error: ExtractedError, fragments: tuple[ExtractedError, ...]
         return ExtractedError(None, said.group(1).strip(), error.frames, error.kind)
     for fragment in fragments:
         text = " ".join(fragment.message.split())
-        if len(text.split()) >= 3 and not _is_wrapper(fragment) and not _first(_NOT_A_MESSAGE, text):
-            return ExtractedError(fragment.error_class, fragment.message, error.frames, error.kind)
+        if len(text.split()) >= 3 and not _says_wrapped(fragment.message) and not _first(_NOT_A_MESSAGE, text):
+            # A fragment takes the class of the paste's last error; a wrapper's is not the fragment's.
+            cls = None if _is_wrapper(ExtractedError(fragment.error_class, "")) else fragment.error_class
+            return ExtractedError(cls, fragment.message, error.frames, error.kind)
     if error.frames and not any(frame.library for frame in error.frames):
         # Nothing but the user's frames: the innermost one is all there is to tell this paste by.
         last = error.frames[-1]
@@ -212,9 +228,42 @@ def _told_elsewhere(error: ExtractedError, fragments: tuple[ExtractedError, ...]
     return error
 
 
+def _without_span_end(message: str) -> str:
+    """Drop the closing backtick of an error pasted as inline code (`ValueError: ...`), left unpaired."""
+    if message.endswith("`") and message.count("`") % 2:
+        return message[:-1].rstrip()
+    return message
+
+
+def _told_before(body: str) -> ExtractedError | None:
+    """Return the error told before a wrapper's traceback (a log line, a cut traceback's message), if any.
+
+    A child process or a dataset script prints what failed, then the wrapper's traceback says only
+    that something failed (torchrun's ``ChildFailedError``, ``DatasetGenerationError``): the paste is
+    grouped by what was told before it, as it is when the wrapper is not pasted.
+    """
+    start = body.rfind(_TRACEBACK_START)
+    if start <= 0:
+        return None
+    head_text = body[:start]
+    head = extract(head_text)
+    primary = head.primary
+    if primary is None or not head.is_error:
+        return None
+    error = unwrap(head.errors, primary)
+    if not error.message:
+        error = _told_elsewhere(error, head.fragments, head_text)
+    return error if error.message and not _is_wrapper(error) else None
+
+
 def _is_wrapper(error: ExtractedError) -> bool:
     cls = (error.error_class or "").rsplit(".", 1)[-1]
-    return cls in WRAPPER_CLASSES or bool(_first(_CAUGHT, error.message) or _first(_FAILED_IMPORT, error.message))
+    return cls in WRAPPER_CLASSES or _says_wrapped(error.message)
+
+
+def _says_wrapped(message: str) -> bool:
+    """Tell whether a message is a wrapper's (it caught an error in a worker, or failed to import)."""
+    return bool(_first(_CAUGHT, message) or _first(_FAILED_IMPORT, message))
 
 
 def _first(pattern: Pattern, text: str) -> Match | None:
@@ -233,6 +282,24 @@ def _reduced(error: ExtractedError) -> tuple[ExtractedError, bool]:
         return ExtractedError(error.error_class, f"{failed.group(1)} FAILED", error.frames, error.kind), False
     # What else a bare wrapper says is about the run, not the error.
     return ExtractedError(error.error_class, "", error.frames, error.kind), False
+
+
+# An error line in markdown bold, as GitHub issues and Discord show it: `**ValueError: ...** more`.
+_BOLD_ERROR = compile_pattern(rf"(?m){_LINE_PREFIX}(\*\*|__)[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt):")
+
+
+def _unbold(text: str) -> str:
+    """Drop the bold markers around an error line, so that extraction reads it as the final line."""
+    if "**" not in text and "__" not in text:
+        return text
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        found = _first(_BOLD_ERROR, line)
+        if found is not None:
+            marker = found.group(1)
+            start = found.start(1)
+            lines[n] = line[:start] + line[start + len(marker) :].replace(marker, "", 1)
+    return "\n".join(lines)
 
 
 def cut(text: str, limit: int) -> str:

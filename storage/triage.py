@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
@@ -73,6 +74,20 @@ class TriageRepository:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._keys_current = False
+
+    async def rekey(self, now: str) -> int | None:
+        """Key stored groups as this fingerprint version does (once); return groups merged, None if current.
+
+        Run before the first paste is logged or a list is read, so that a new version's keys find the
+        groups an older version stored.
+        """
+        if self._keys_current:
+            return None
+        async with self._db.transaction() as conn:
+            merged = await regroup.rekey(conn, now)
+        self._keys_current = True
+        return merged
 
     async def log(self, obs: Observation, origin: PasteOrigin, limits: TriageLimits, now: str) -> Logged:
         """Count a paste in its group (creating it), keep a sample, and enforce the per-user caps.
@@ -81,6 +96,7 @@ class TriageRepository:
         they are counted: past ``user_daily_pastes`` a paste of an existing group still adds one to its
         count (``counted``), so a flood shows as large as it is; it only cannot start a group.
         """
+        await self.rekey(now)
         async with self._db.transaction() as conn:
             pastes, made = await _user_day(conn, origin.author_id, now[:10])
             capped = pastes >= limits.user_daily_pastes
@@ -127,6 +143,7 @@ class TriageRepository:
         self, *, status: Status | None = None, limit: int | None = None, offset: int = 0
     ) -> list[TriageGroup]:
         """Return groups by count (highest first), optionally of one status, a page at a time."""
+        await self.rekey(_stamp_now())
         sql = f"SELECT {_GROUP_COLUMNS} FROM triage_groups g"
         params: list[Any] = []
         if status is not None:
@@ -261,6 +278,11 @@ class TriageRepository:
             )
             found.extend(_example(row) for row in rows)
         return found
+
+
+def _stamp_now() -> str:
+    """Return the time now as the stored stamps read (a list read has no caller's clock to use)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 async def _user_day(conn: aiosqlite.Connection, author_id: int, day: str) -> tuple[int, int]:

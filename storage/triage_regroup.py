@@ -8,10 +8,15 @@ A merge moves everything of one group into another and routes every fingerprint 
 to the survivor (``triage_aliases``); the merged id is remembered (``triage_merged``) so it can say
 where it went. A split moves chosen samples to a new group and adds rules (``triage_split_rules``):
 pastes of the old group whose frame or message equals a rule's value go to the new one.
+
+When the fingerprint's version changes, ``rekey`` gives every stored group the key this version
+computes (from its redacted samples, read again), so new pastes still find their groups; groups the
+new version sees as one error are merged, unless a maintainer's review or split keeps them apart.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections.abc import Sequence
@@ -19,12 +24,13 @@ from collections.abc import Sequence
 import aiosqlite
 
 from records.errors import TriageError, UnknownReport
-from records.fingerprint import coarse
-from records.triage import Observation
+from records.fingerprint import KEY_VERSION, coarse, refingerprint
+from records.triage import Observation, observe
 from storage.database import Row, fetch_row, fetch_rows
 from storage.triage_models import example_id
 
 MAX_SPLIT_DEPTH = 8
+KEY_VERSION_STATUS = "triage_key_version"  # the bot_status row naming the version the stored keys are of
 # A message this long or longer finds the group of a paste that cut it short (or that it cuts short).
 MIN_PREFIX_CHARS = 30
 MAX_PREFIX_CANDIDATES = 200  # the most seen groups that start alike are compared, the long tail is not
@@ -272,3 +278,94 @@ async def _split_people_places(conn: aiosqlite.Connection, old_id: int, new_id: 
 def _split_key(fingerprint: str, part: str, values: Sequence[str]) -> str:
     payload = "\x00".join((fingerprint, part, *sorted(values))).encode("utf-8", "surrogatepass")
     return "s" + hashlib.sha256(payload).hexdigest()[:19]
+
+
+async def rekey(conn: aiosqlite.Connection, now: str) -> int | None:
+    """Key stored groups as this fingerprint version does; return how many were merged (None: up to date).
+
+    Groups are taken by count, largest first: a group whose new key another group already holds is
+    merged into that one when no review is lost (a new group into any, a linked one into a new one
+    that takes its link, a dismissed one into a dismissed one). A split's new group keeps its own
+    key and gets no alias: pastes reach it through its rules, from the group it was split from.
+    Old keys stay as aliases (no paste computes them any more); the version is recorded last.
+    """
+    row = await fetch_row(conn, "SELECT value FROM bot_status WHERE key = ?", (KEY_VERSION_STATUS,))
+    if row is not None and row["value"] == KEY_VERSION:
+        return None
+    split_off = {
+        int(r["target_id"]) for r in await fetch_rows(conn, "SELECT DISTINCT target_id FROM triage_split_rules")
+    }
+    groups = await fetch_rows(conn, "SELECT * FROM triage_groups ORDER BY count DESC, id")
+    merged = 0
+    for group in groups:
+        if int(group["id"]) not in split_off:
+            merged += await _rekey_group(conn, group, now)
+    await conn.execute(
+        "INSERT INTO bot_status (key, value, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        (KEY_VERSION_STATUS, KEY_VERSION, now),
+    )
+    return merged
+
+
+async def _rekey_group(conn: aiosqlite.Connection, group: Row, now: str) -> int:
+    """Give one group its new key (and its samples' keys as aliases), or merge it; return 1 if merged.
+
+    The group another one joins is found as a paste finds it: by the key, else by the message without
+    the frame (a group of bare lines and one of tracebacks of the same error).
+    """
+    group_id = int(group["id"])
+    keys, new = await _new_keys(conn, group)
+    owner = await _alias(conn, new.key)
+    if owner is None and new.masked:
+        owner = await _by_loose_key(conn, new, remember=False)
+    if owner is not None and owner != group_id:
+        into = await fetch_row(conn, "SELECT * FROM triage_groups WHERE id = ?", (owner,))
+        if into is not None and _may_merge(group, into):
+            await merge(conn, group_id, owner, now)
+            return 1
+        return 0  # kept apart by a review: its pastes now go to the other group
+    await conn.execute(
+        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (new.key, group_id)
+    )
+    await conn.execute(
+        "UPDATE triage_groups SET fingerprint = ?, masked = ?, loose_key = ?, "
+        "frame = CASE WHEN frame = '' THEN ? ELSE frame END WHERE id = ?",
+        (new.key, new.masked, new.loose_key or new.key, new.frame, group_id),
+    )
+    await conn.executemany(
+        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)",
+        [(key, group_id) for key in keys if key != new.key],
+    )
+    return 0
+
+
+async def _new_keys(conn: aiosqlite.Connection, group: Row) -> tuple[list[str], Observation]:
+    """Return the keys of a group's samples read again, and its new reading (the most common key's)."""
+    rows = await fetch_rows(conn, "SELECT text FROM triage_samples WHERE group_id = ? ORDER BY id", (group["id"],))
+    # Reading a sample again is CPU work: in a thread, so a large rekey does not stall the event loop.
+    found = await asyncio.to_thread(_observe_all, [str(r["text"]) for r in rows])
+    if not found:
+        again = refingerprint(str(group["error_class"]), str(group["masked"]), str(group["frame"]))
+        reading = Observation(
+            key=again.key, error_class=again.error_class, masked=again.masked, sample="", frame=again.frame,
+            loose_key=again.loose_key,
+        )  # fmt: skip
+        return [], reading
+    keys = [o.key for o in found]
+    best = max(found, key=lambda o: (keys.count(o.key), -keys.index(o.key)))
+    return sorted(set(keys)), best
+
+
+def _observe_all(texts: Sequence[str]) -> list[Observation]:
+    """Return the observations of the texts that still read as an error."""
+    return [o for o in map(observe, texts) if isinstance(o, Observation)]
+
+
+def _may_merge(source: Row, into: Row) -> bool:
+    """Tell whether merging loses no review: a maintainer's link or dismissal stays where it was."""
+    if source["status"] == "new":
+        return True
+    if source["status"] == "linked":
+        return bool(into["status"] == "new")
+    return bool(into["status"] == "dismissed")
