@@ -87,6 +87,7 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
         return _inside_one_segment(segments, hay, total)
     last = max(k for k, hit in enumerate(hits) if hit is not None)
     consistent = all(hit is not None for hit in hits[first : last + 1])
+    tail = 0
     if consistent:
         head = _head_partial(needles, hits, hay, first)
         # A piece quoted from the middle starts inside the template: in the segment before the first
@@ -94,12 +95,15 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
         consistent = first == 0 or head > 0 or (hits[first] or 0) <= MAX_LEADING_VALUE
         tail = _tail_partial(needles, hits, hay, last)
         found += head + tail
-        # A piece cut off ends the message; text going on where the template goes on without a hole
-        # (the rest of one sentence) says another sentence, not a cut: "... version of Qwen2." is not
-        # "... version of PhiMoE" cut off.
-        if consistent and last + 1 < len(needles) and continued(segments)[last + 1]:
-            consistent = _rest(hits, needles, hay, last) - tail <= MAX_TRAILING
     outside = _outside(segments, needles, hits, hay, first=first, last=last)
+    if consistent and last + 1 < len(needles) and continued(segments)[last + 1]:
+        # A piece cut off ends the message; text going on where the template goes on without a hole
+        # (inside one sentence) is not the template's: "... version of Qwen2." explains less of itself
+        # as "... version of PhiMoE" cut off than as "... version of Qwen2"; it may also be the
+        # person's own words after a message they cut, so it weighs as text outside, not as a contradiction.
+        trailing = _rest(hits, needles, hay, last) - tail
+        if trailing > MAX_TRAILING:
+            outside = min(1.0, outside + trailing / len(hay))
     replaced = not consistent and _gaps_filled(segments, needles, hits, last)
     return Alignment(found / total, found, consistent, outside, replaced)
 

@@ -60,11 +60,23 @@ def test_a_long_message_cut_off_after_a_line_of_its_own_reads_as_a_piece() -> No
     assert alignment.consistent and alignment.found_chars > 150
 
 
-def test_a_sentence_going_on_with_other_words_is_not_a_cut_piece() -> None:
-    other_model = FLASH.replace("{model}", "PhiMoE")
-    pasted = FLASH.replace("{model}", "Qwen2").split(" Make sure")[0]
-    assert not _align(other_model, pasted).consistent
-    assert _align(FLASH.replace("{model}", "Qwen2"), pasted).consistent
+def test_a_sentence_going_on_with_other_words_explains_less_than_its_own_template() -> None:
+    other_model = parse_template(FLASH.replace("{model}", "PhiMoE"))
+    own = parse_template(FLASH.replace("{model}", "Qwen2"))
+    pasted = FLASH.replace("{model}", "Qwen2").split(" Make sure", maxsplit=1)[0]
+    assert align(other_model.segments, pasted).outside > 0.0
+    assert align(own.segments, pasted).outside == 0.0
+    assert text_evidence(own, None, pasted).text > text_evidence(other_model, None, pasted).text
+
+
+def test_the_persons_words_after_a_message_they_cut_do_not_undo_the_piece() -> None:
+    template = (
+        "The checkpoint you are trying to load has model type `{kind}` but Transformers does not recognize "
+        "this architecture. This could be because of an issue with the checkpoint."
+    )
+    pasted = "The checkpoint you are trying to load has model type `duo` but Transformers does not recognize "
+    alignment = _align(template, pasted + "this architecture, so I updated transformers but nothing changed")
+    assert alignment.consistent and alignment.found_chars > 60
 
 
 def _matcher(*entries: IndexEntry) -> Matcher:
