@@ -6,16 +6,24 @@ The pastes are the labelled real pastes of ``tests/data/real/`` that the shipped
 unmatched (``--all``: every one triage keeps, matched or not), and ``VARIANTS`` (default 1,000)
 synthetic variants of them: other values, paths and numbers, the user's own frames around the
 library's, ``[rankN]:`` prefixes, a wrapper error after it (datasets' ``DatasetGenerationError``,
-torchrun's ``ChildFailedError``), or a final line turned into a traceback. Each goes through
-``observe`` and ``TriageRepository.log`` into a fresh database, as the bot logs it.
+torchrun's ``ChildFailedError``), or a final line turned into a traceback; then another install
+(conda, venv, Colab's dist-packages, Windows, pyenv), other line numbers, and pasted as people do
+on Discord (fenced, fenced as Python, quoted with ``>``, inline code, a line of chat before or
+after). Each goes through ``observe`` and ``TriageRepository.log`` into a fresh database, as the
+bot logs it.
 
 "The same error" is the same label: class, template and file for transformers pastes; library,
-class and a hand-labelled message shape for the others (``FOREIGN_SHAPES``). Reported:
+class and a hand-labelled message shape for the others (``FOREIGN_SHAPES``). A paste that does not
+show the file that raised it (a bare final line of a check copied into several model files) cannot
+tell the copies apart, so it may be grouped with any of them (``Paste.accept``, as the evaluation
+set's ``accept`` does for matching); the ``strict`` and ``cause`` scorings are printed beside it.
+Reported:
 
 - groups formed, and labels (distinct errors);
-- over-merges: pastes in a group whose most common label is another error (and groups holding
-  two errors or more);
-- splits: pastes outside their error's largest group (and errors spread over two groups or more).
+- over-merges: pastes in a group led by a label they do not accept (and groups holding such
+  pastes); a group is led by the label the most of its pastes accept;
+- splits: pastes outside the home of every label they accept, a label's home being the group
+  with most of the pastes that surely show it (and errors with split pastes).
 Targets: both rates at most 2%.
 """
 
@@ -27,7 +35,7 @@ import random
 import re
 import tempfile
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +93,10 @@ class Paste:
     label: str
     frame: str | None = None  # a library frame (path, function) the error is raised in, when known
     cause: str = ""  # the label with copies of one check in several files as one error
+    # The labels this paste may be grouped with: its own when it shows the file that raised it;
+    # every file's copy of the check when it does not (a bare final line cannot tell them apart).
+    accept: frozenset[str] = frozenset()
+    file: str = ""  # the library file that raises it (transformers pastes), '' when unknown
 
 
 # Python 3 prints these classes as OSError: a paste of either is the same error.
@@ -130,8 +142,26 @@ def real_pastes(only_unmatched: bool) -> list[Paste]:
             continue
         if isinstance(observe(case["text"]), Observation):
             label, cause = label_of(case) or "", label_of(case, by_cause=True) or ""
-            kept.append(Paste(case["id"], case["text"], label, library_frame(case), cause))
-    return kept
+            file = case.get("filePath", "").removeprefix("src/") if "template" in case else ""
+            kept.append(Paste(case["id"], case["text"], label, library_frame(case), cause, file=file))
+    copies: dict[str, set[str]] = defaultdict(set)
+    for paste in kept:
+        copies[paste.cause].add(paste.label)
+    return [with_accept(paste, copies) for paste in kept]
+
+
+def with_accept(paste: Paste, copies: dict[str, set[str]]) -> Paste:
+    """Return the paste with the labels it may be grouped with (see ``Paste.accept``)."""
+    shown = not paste.file or paste.file in shown_files(paste.text)
+    accept = frozenset({paste.label} if shown else copies.get(paste.cause, set()) | {paste.label})
+    return replace(paste, accept=accept)
+
+
+def shown_files(text: str) -> set[str]:
+    """Return the installed library files the frames of a paste show (``transformers/x/y.py``)."""
+    extraction = extract(text)
+    frames = [f for e in (*extraction.errors, *extraction.fragments) for f in e.frames]
+    return {f.package_path for f in frames if f.library and f.package_path}
 
 
 def variant(rng: random.Random, paste: Paste, n: int) -> Paste:
@@ -151,7 +181,46 @@ def variant(rng: random.Random, paste: Paste, n: int) -> Paste:
     elif roll < 0.3:
         rank = rng.randrange(8)
         text = "\n".join(f"[rank{rank}]: {line}" for line in text.splitlines())
-    return Paste(f"{paste.id}~v{n}", text, paste.label, paste.frame, paste.cause)
+    text = _quoted(rng, _other_install(rng, text))
+    shown = not paste.file or paste.file in shown_files(text)
+    accept = frozenset({paste.label}) if shown else paste.accept
+    return replace(paste, id=f"{paste.id}~v{n}", text=text, accept=accept)
+
+
+# Where people's libraries are installed: conda, a venv, Colab, a Windows user's Miniconda, pyenv.
+INSTALLS = [
+    "/opt/conda/envs/train/lib/python3.11/site-packages",
+    "/home/{user}/.venv/lib/python3.10/site-packages",
+    "/usr/local/lib/python3.10/dist-packages",
+    "C:\\Users\\{user}\\miniconda3\\envs\\llm\\Lib\\site-packages",
+    "/Users/{user}/.pyenv/versions/3.12.4/lib/python3.12/site-packages",
+]
+_INSTALL = re.compile(r'(?<=File ")[^"\n]*?[\\/](?:site|dist)-packages(?=[\\/])')
+_LINE_NO = re.compile(r'(?<=", line )\d+')
+CHAT = ["getting this error:", "any idea what's wrong?", "help pls", "after updating I get", "same here:"]
+
+
+def _other_install(rng: random.Random, text: str) -> str:
+    """Move the paste's libraries to another install, and give its frames other line numbers."""
+    root = rng.choice(INSTALLS).format(user=rng.choice(USERS))
+    text = _INSTALL.sub(lambda _: root, text)
+    if root.startswith("C:"):
+        text = re.sub(r'(?<=File ")[^"\n]*', lambda m: m.group().replace("/", "\\"), text)
+    return _LINE_NO.sub(lambda _: str(rng.randrange(1, 5000)), text)
+
+
+def _quoted(rng: random.Random, text: str) -> str:
+    """Paste it as people do on Discord: fenced, fenced as Python, quoted, inline, with a line of chat."""
+    roll = rng.random()
+    if "```" not in text and roll < 0.3:
+        text = f"```{rng.choice(['', 'py', 'python', 'text'])}\n{text.strip()}\n```"
+    elif roll < 0.4:
+        text = "\n".join(f"> {line}" for line in text.splitlines())
+    elif roll < 0.5 and "\n" not in text.strip() and "`" not in text:
+        text = f"`{text.strip()}`"
+    if rng.random() < 0.2:
+        text = f"{rng.choice(CHAT)}\n{text}" if rng.random() < 0.5 else f"{text}\n{rng.choice(CHAT)}"
+    return text
 
 
 def _other_values(rng: random.Random, text: str) -> str:
@@ -180,6 +249,7 @@ def _user_frames(rng: random.Random) -> str:
 
 
 def _as_traceback(rng: random.Random, error_class: str, message: str, frame: str | None) -> str:
+    frame = frame and frame.replace(", line 999,", f", line {rng.randrange(1, 5000)},")
     library = f'  File "{frame}\n    raise {error_class}(msg)\n' if frame else ""
     return f"Traceback (most recent call last):\n{_user_frames(rng)}{library}{error_class}: {message}\n"
 
@@ -251,34 +321,75 @@ class Figure:
         ]
 
 
-def figure(pastes: list[Paste], groups: dict[str, int], *, by_cause: bool = False) -> tuple[Figure, list[str]]:
-    """Score the grouping against the labels; also return the over-merges and splits, for --show."""
-    by_group: dict[int, Counter[str]] = defaultdict(Counter)
-    by_label: dict[str, Counter[int]] = defaultdict(Counter)
+Scoring = str  # "file": a file's copy is its own error where the paste shows it; "strict", "cause"
+SCORINGS = {
+    "file": "by class, template and file, where the paste shows the file (a bare line: any file's copy)",
+    "strict": "by class, template and file even where the paste cannot show it (informational)",
+    "cause": "by cause: a check copied into several files is one error (informational)",
+}
+
+
+def _labels(paste: Paste, scoring: Scoring) -> tuple[str, frozenset[str]]:
+    """Return a paste's own label and the labels it may be grouped with, under a scoring."""
+    if scoring == "cause":
+        return paste.cause, frozenset({paste.cause})
+    if scoring == "strict":
+        return paste.label, frozenset({paste.label})
+    return paste.label, paste.accept or frozenset({paste.label})
+
+
+def figure(pastes: list[Paste], groups: dict[str, int], scoring: Scoring = "file") -> tuple[Figure, list[str]]:
+    """Score the grouping against the labels; also return the over-merges and splits, for --show.
+
+    A group is led by the label the most of its pastes accept; a paste that does not accept it is
+    over-merged. An error's home is the group holding most of the pastes that show it for sure (its
+    own label only); a paste in none of the homes of the labels it accepts is split.
+    """
+    members: dict[int, list[tuple[str, frozenset[str]]]] = defaultdict(list)
     for paste in pastes:
         if paste.id in groups:
-            label = paste.cause if by_cause else paste.label
-            by_group[groups[paste.id]][label] += 1
-            by_label[label][groups[paste.id]] += 1
-    notes = []
-    over = sum(sum(c.values()) - c.most_common(1)[0][1] for c in by_group.values())
-    for group, labels in by_group.items():
-        if len(labels) > 1:
-            notes.append(f"over-merge group {group}: {dict(labels)}")
-    split = sum(sum(c.values()) - c.most_common(1)[0][1] for c in by_label.values())
-    for label, spread in by_label.items():
-        if len(spread) > 1:
-            notes.append(f"split {label[:120]!r}: {dict(spread)}")
+            members[groups[paste.id]].append(_labels(paste, scoring))
+    leaders = {group: _leader(found) for group, found in members.items()}
+    sure: dict[str, Counter[int]] = defaultdict(Counter)
+    anyway: dict[str, Counter[int]] = defaultdict(Counter)
+    for group, found in members.items():
+        for label, accept in found:
+            (sure if accept == {label} else anyway)[label][group] += 1
+    homes = {label: (sure.get(label) or spread).most_common(1)[0][0] for label, spread in {**anyway, **sure}.items()}
+    notes: list[str] = []
+    over_groups: set[int] = set()
+    split_labels: Counter[str] = Counter()
+    over = split = 0
+    for group, found in members.items():
+        for label, accept in found:
+            if leaders[group] not in accept:
+                over += 1
+                over_groups.add(group)
+            if group not in {homes[a] for a in accept if a in homes}:
+                split += 1
+                split_labels[label] += 1
+    for group in sorted(over_groups):
+        notes.append(f"over-merge group {group}: {dict(Counter(label for label, _ in members[group]))}")
+    for label in split_labels:
+        spread = Counter(g for g, found in members.items() for own, _ in found if own == label)
+        notes.append(f"split {label[:120]!r}: {dict(spread)}")
     result = Figure(
-        pastes=len(groups),
-        labels=len(by_label),
-        groups=len(by_group),
+        pastes=sum(len(found) for found in members.values()),
+        labels=len(homes),
+        groups=len(members),
         over_merged_pastes=over,
-        over_merged_groups=sum(len(c) > 1 for c in by_group.values()),
+        over_merged_groups=len(over_groups),
         split_pastes=split,
-        split_labels=sum(len(c) > 1 for c in by_label.values()),
+        split_labels=len(split_labels),
     )
     return result, notes
+
+
+def _leader(found: list[tuple[str, frozenset[str]]]) -> str:
+    """Return the label the most pastes of a group accept (ties: the most pastes' own, then by name)."""
+    accepted = Counter(label for _, accept in found for label in accept)
+    own = Counter(label for label, _ in found)
+    return max(accepted, key=lambda label: (accepted[label], own[label], label))
 
 
 def main() -> None:
@@ -296,11 +407,10 @@ def main() -> None:
     scope = "every kept real paste" if args.all else "real unmatched"
     real_groups, all_groups = asyncio.run(group_all(real)), asyncio.run(group_all(everything))
     notes: list[str] = []
-    for by_cause in (False, True):
-        labels = "by cause: a check copied into several files is one error" if by_cause else "by class, template, file"
+    for scoring, labels in SCORINGS.items():
         print(f"-- labels {labels}")
-        real_figure, _ = figure(real, real_groups, by_cause=by_cause)
-        all_figure, found = figure(everything, all_groups, by_cause=by_cause)
+        real_figure, _ = figure(real, real_groups, scoring)
+        all_figure, found = figure(everything, all_groups, scoring)
         notes = notes or found
         print("\n".join(real_figure.lines(f"{scope} (alone)")))
         print("\n".join(all_figure.lines(f"{scope} + {args.variants} synthetic variants (seed {args.seed})")))
