@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -16,6 +16,7 @@ import simcord
 
 from bot.client import Services, TracebotBot
 from bot.engine import Engine
+from bot.exts.answers import Answers
 from bot.settings import Settings
 from storage.database import Database
 from storage.importer import import_paths
@@ -140,6 +141,17 @@ async def sim_fixture(simcord_env: simcord.Env, simcord_bot: TracebotBot) -> Sim
 def answers(sim: Sim, channel: simcord.ChannelHandle) -> list[discord.Message]:
     """Return tracebot's own messages in a channel, oldest first."""
     return [m for m in channel.history() if m.author.id == sim.me.id]
+
+
+def answers_cog(sim: Sim) -> Answers:
+    """Return the running answers cog.
+
+    By name, not by ``isinstance``: a bot that closes unloads its extensions, which drops their modules,
+    so the next bot loads a fresh copy of the ``Answers`` class.
+    """
+    cog = sim.bot.get_cog("Answers")
+    assert cog is not None and type(cog).__qualname__ == Answers.__qualname__, f"no answers cog: {cog!r}"
+    return cast(Answers, cog)  # the same class, loaded again: see above
 
 
 def response_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:

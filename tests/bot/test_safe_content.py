@@ -9,7 +9,7 @@ import pytest
 from bot.embeds import answer_embed
 from bot.embeds.text import safe_markdown
 from bot.views.answer import link_allowed, record_reply, source_button
-from tests.bot.test_embeds import CURATED
+from tests.bot.samples import CURATED
 
 HOSTILE = CURATED.model_copy(
     update={

@@ -1,10 +1,9 @@
-"""``tracebot run``, ``sync-commands`` and ``health``: clear one-line failures, clean exits."""
+"""``tracebot run`` and ``sync-commands``: clear one-line failures, clean exits."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,7 +15,6 @@ from bot.cli.discord_cmd import REJECTED, run_command, sync_command
 from bot.client import point_discord_at
 from records.errors import CliError
 from storage.database import Database
-from storage.guilds import StatusRepository
 from storage.importer import import_paths
 from tests.bot.simbot import settings_for_tests
 from tests.conftest import SEEDS_JSONL
@@ -73,34 +71,6 @@ def test_point_discord_at_sets_rest_and_gateway() -> None:
         assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1/gateway"
     finally:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
-
-
-def test_health_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["health", "--db", str(tmp_path / "none.db")]) == 1
-    assert "no such database file" in capsys.readouterr().err
-
-
-async def _database(path: Path, *, beat: bool) -> None:
-    db = await Database.open(path)
-    await import_paths(db, [SEEDS_JSONL])
-    if beat:
-        await StatusRepository(db).beat(latency_ms=40.0, guilds=1, pid=1)
-    await db.close()
-
-
-def test_health_needs_a_heartbeat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "t.db"
-    asyncio.run(_database(path, beat=False))
-    assert main(["health", "--db", str(path)]) == 1
-    captured = capsys.readouterr()
-    assert "database: ok" in captured.out and "no heartbeat recorded" in captured.err
-    asyncio.run(_database(path, beat=True))
-    assert main(["health", "--db", str(path)]) == 0
-    assert "gateway: heartbeat 0s ago, latency 40 ms, 1 guilds" in capsys.readouterr().out
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE bot_status SET updated_at = '2000-01-01T00:00:00.000Z' WHERE key = 'heartbeat'")
-    assert main(["health", "--db", str(path)]) == 1
-    assert "last heartbeat" in capsys.readouterr().err
 
 
 class _StuckBot:

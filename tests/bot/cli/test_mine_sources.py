@@ -12,7 +12,7 @@ from bot.cli.mine_sources import package_root, parse_requirement, resolve_source
 from records.errors import CliError
 from records.reader import LoadedRecord, read_file
 
-TREE = Path(__file__).resolve().parents[1] / "data" / "mining" / "tree" / "pkg"
+TREE = Path(__file__).resolve().parents[2] / "data" / "mining" / "tree" / "pkg"
 
 
 @pytest.fixture

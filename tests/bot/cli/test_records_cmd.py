@@ -82,7 +82,7 @@ def test_export_import_export_is_byte_identical(
 
 
 def test_shipped_seed_file_matches_the_published_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    shipped = Path(__file__).resolve().parents[2] / "records" / "data" / "seeds.jsonl"
+    shipped = Path(__file__).resolve().parents[3] / "records" / "data" / "seeds.jsonl"
     status, out, _ = run(capsys, "records", "import", str(shipped), "--db", str(tmp_path / "s.db"))
     assert status == 0 and out.startswith("3 added")
 

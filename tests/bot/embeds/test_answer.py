@@ -1,85 +1,14 @@
-"""The pure embed builders, checked through ``embed.to_dict()``: content, variants and Discord's limits."""
+"""The answer embed, checked through ``embed.to_dict()``: content, variants and Discord's limits."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.embeds import ambiguous_embed, answer_embed, config_embed, headline, search_embed, source_excerpt
-from bot.embeds.text import clip, code_block, fit, numbered, undouble
+from bot.embeds import ambiguous_embed, answer_embed, headline, search_embed, source_excerpt
 from bot.render.text import record_text
-from records.matching import Match
 from records.model import Record
-from storage.guilds import GuildConfig
-
-CURATED = Record(
-    id="4d5eb924124591f3",
-    error_class="ValueError",
-    error_message="assisted generation is not supported with stateful models, such as {self.__class__.__name__}",
-    documentation="Models flagged `_is_stateful` keep irreversible state.",
-    solutions=["Remove `assistant_model`.", "Use a non-stateful model."],
-    example_fix="out = model.generate(**inputs)",
-    trigger_scenarios="`model.generate(..., assistant_model=a)` on a stateful model",
-    common_situations="Speculative decoding.",
-    file_path="src/transformers/generation/utils.py",
-    line_number=1581,
-    github_url="https://github.com/huggingface/transformers/blob/abc/src/transformers/generation/utils.py#L1581",
-)
-MINED = Record(
-    id="00802f7e0ebe07d2",
-    origin="mined",
-    error_class="ValueError",
-    error_message="QianfanOCR does not support video input. Got {{'videos': {n}}}",
-    trigger_scenarios="if videos is not None",
-    documentation="# videos are not supported by this processor",
-    source_code="def f(videos=None):\n    if videos is not None:\n        raise ValueError('no video')\n    return 1\n",
-    source_code_start=100,
-    line_number=102,
-    file_path="src/transformers/models/qianfan_ocr/processing_qianfan_ocr.py",
-    library_version="5.24.0",
-    enclosing_class="QianfanOCRProcessor",
-    enclosing_function="validate_inputs",
-)
-
-
-def match(record_id: str = "r1", score: float = 97.4, **extra: Any) -> Match:
-    """Return a match for tests."""
-    fields: dict[str, Any] = {
-        "id": record_id,
-        "score": score,
-        "error_class": "KeyError",
-        "error_message": "missing key {name}",
-        "file_path": "src/lib/core.py",
-        "line_number": 10,
-        "location_id": record_id,
-        "versions": ("4.57.6", "5.24.0"),
-        "why": ("pattern matches",),
-    }
-    return Match(**(fields | extra))
-
-
-def assert_within_limits(embed: discord.Embed) -> None:
-    """Check every limit Discord enforces on an embed."""
-    data = embed.to_dict()
-    assert len(data.get("title", "")) <= 256
-    assert len(data.get("description", "")) <= 4096
-    assert len(data.get("fields", [])) <= 25
-    for field in data.get("fields", []):
-        assert 0 < len(field["name"]) <= 256 and 0 < len(field["value"]) <= 1024
-    assert len(data.get("footer", {}).get("text", "")) <= 2048
-    assert len(embed) <= 6000
-
-
-PASTED = "assisted generation is not supported with stateful models, such as MambaForCausalLM"
-
-
-def fields_of(embed: discord.Embed) -> dict[str, str]:
-    """Return an embed's fields by name."""
-    return {f["name"]: f["value"] for f in embed.to_dict().get("fields", [])}
+from tests.bot.samples import CURATED, MINED, PASTED, assert_within_limits, fields_of, match
 
 
 def test_curated_answer_has_every_section_and_the_confidence() -> None:
@@ -165,73 +94,6 @@ def test_source_excerpt_windows_around_the_raising_line() -> None:
     assert source_excerpt(Record(id="x", error_message="m")) is None
     outside = Record(id="x", error_message="m", source_code=lines, line_number=3631)
     assert source_excerpt(outside) is None  # a window of other code would mislead
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [("{{a}}", "{a}"), ("{name} and {{literal}}", "{name} and {literal}"), ("plain", "plain")],
-)
-def test_undouble(text: str, expected: str) -> None:
-    assert undouble(text) == expected
-
-
-def test_code_block_escapes_fences_and_keeps_its_closing_fence() -> None:
-    block = code_block("a```b\n" + "x" * 5000, 200)
-    assert len(block) <= 200 and block.startswith("```py\n") and block.endswith("\n```")
-    assert block.count("```") == 2
-
-
-def test_numbered_drops_what_does_not_fit() -> None:
-    text = numbered(["a" * 600, "b" * 600, "c"], 1024)
-    assert len(text) <= 1024 and text.startswith("1. aaa") and "\n2. bbb" in text
-
-
-def test_clip_marks_the_cut() -> None:
-    assert clip("abcdef", 4) == "abc…" and clip("abc", 4) == "abc" and clip("abc", 0) == ""
-
-
-def test_fit_shrinks_to_6000_keeping_the_first_fields() -> None:
-    embed = discord.Embed(title="t" * 256, description="d" * 4096)
-    for i in range(25):
-        embed.add_field(name=f"f{i}", value="v" * 1024)
-    fit(embed)
-    assert_within_limits(embed)
-    assert embed.fields[0].name == "f0"
-
-
-def test_fit_shrinks_the_longest_field_first_and_keeps_code_blocks_closed() -> None:
-    embed = discord.Embed(title="t", description="d" * 1800)
-    for name in ("a", "b", "c", "d"):
-        embed.add_field(name=name, value=code_block("x = 1\n" * 400, 1024))
-    embed.add_field(name="versions", value="5.24.0, 4.57.6")
-    fit(embed)
-    assert_within_limits(embed)
-    assert [f.name for f in embed.fields] == ["a", "b", "c", "d", "versions"]
-    assert all((f.value or "").endswith("\n```") and (f.value or "").count("```") == 2 for f in embed.fields[:4])
-
-
-def test_ambiguous_list_numbers_each_answer() -> None:
-    matches = [match(f"r{i}", 80 - i, error_message=f"problem {{{{x}}}} number {i}") for i in range(3)]
-    data = ambiguous_embed(matches).to_dict()
-    lines = data["description"].split("\n")
-    assert len(lines) == 3 and lines[0].startswith("**1.** KeyError: problem {x} number 0 · `src/lib/core.py:10` · 80%")
-    assert data["title"] == "Several records could explain this error"
-    filled = ambiguous_embed([match("r1")], pasted="missing key 'lr'").to_dict()["description"]
-    assert filled.startswith("**1.** KeyError: missing key 'lr' · ")
-
-
-def test_search_page_numbers_from_its_start() -> None:
-    data = search_embed("key", [match("a"), match("b")], start=6, page_number=2, pages=2, total=7).to_dict()
-    assert data["description"].startswith("**6.** ") and "\n**7.** " in data["description"]
-    assert data["footer"]["text"].startswith("page 2 of 2 · 7 results")
-    assert search_embed("q", [], start=1, page_number=1, pages=1, total=0).description == "No record matches that."
-
-
-def test_config_embed_lists_channels_modes_and_role() -> None:
-    config = GuildConfig(guild_id=1, maintainer_role_id=5, allowed_channels=frozenset({7}), channel_modes={8: "off"})
-    fields = {f["name"]: f["value"] for f in config_embed(config, changed=["x"]).to_dict()["fields"]}
-    assert fields["Channels"] == "<#7>" and fields["Channel modes"] == "<#8>: off (never answers)"
-    assert fields["Maintainer role"] == "<@&5>"
 
 
 def test_headline_is_one_line_with_placeholders_shown_as_an_ellipsis() -> None:

@@ -7,7 +7,7 @@ import pytest
 from bot.engine import shipped_versions
 from bot.render.reply import or_list, reply_parts
 from records.matching import IndexEntry
-from tests.bot.test_embeds import CURATED, MINED, PASTED, match
+from tests.bot.samples import CURATED, MINED, PASTED, match
 
 
 def test_a_curated_record_keeps_its_text_where_it_is() -> None:

@@ -6,7 +6,7 @@ from bot.engine import Answer
 from bot.render.text import answer_text, candidates_text, record_text
 from records.extract import extract
 from records.matching import MatchResult
-from tests.bot.test_embeds import CURATED, MINED, PASTED, match
+from tests.bot.samples import CURATED, MINED, PASTED, match
 
 
 def test_curated_record_reads_top_to_bottom() -> None:

@@ -1,8 +1,7 @@
-"""The reply builders and persistent components: custom ids, layout limits, what each status posts."""
+"""The reply builders: the answer view, the choices view, layout limits, what each status posts."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -10,14 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Answer
-from bot.views import DeleteButton, PickSelect, VoteButton, answer_reply, answer_view, choices_view
+from bot.views import answer_reply, answer_view, choices_view
 from bot.views.answer import pick_options, source_button
-from bot.views.components import vote_custom_id
-from bot.views.search import page_count
 from records.extract import extract
 from records.matching import MatchResult
 from records.model import Record
-from tests.bot.test_embeds import CURATED, match
+from tests.bot.samples import CURATED, match
 
 
 def components(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -53,18 +50,6 @@ def test_ephemeral_answers_have_no_delete_and_bad_links_no_button() -> None:
     assert source_button(CURATED.model_copy(update={"github_url": "https://x.test/" + "a" * 600})) is None
 
 
-def test_vote_custom_id_falls_back_to_the_message_for_long_ids() -> None:
-    assert vote_custom_id("abc", True) == "tracebot:vote:up:abc"
-    long_id = "a" * 128
-    assert vote_custom_id(long_id, False) == "tracebot:vote:down:@"
-    assert VoteButton(long_id, helpful=False).custom_id == "tracebot:vote:down:@"
-
-
-def test_dynamic_templates_parse_their_own_custom_ids() -> None:
-    for item in (VoteButton("rec.1:x-y", helpful=True), DeleteButton(123), PickSelect(77)):
-        assert re.fullmatch(type(item).__discord_ui_compiled_template__, item.custom_id)
-
-
 def test_choices_view_offers_at_most_25_records_and_skips_long_ids() -> None:
     matches = [match(f"r{i}") for i in range(30)] + [match("x" * 101)]
     view = choices_view(matches, author_id=9)
@@ -88,10 +73,6 @@ def test_answer_reply_for_each_status() -> None:
     assert ambiguous is not None and ambiguous.record_ids == ("a", "b")
     assert answer_reply(_answer("unmatched", (), {}), author_id=5) is None
     assert answer_reply(_answer("not_an_error", (), {}), author_id=5) is None
-
-
-def test_page_count() -> None:
-    assert [page_count(n) for n in (0, 1, 5, 6, 50)] == [1, 1, 1, 2, 10]
 
 
 @settings(max_examples=40, deadline=None)

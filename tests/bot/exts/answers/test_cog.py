@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.exts.answers import Answers
 from bot.exts.answers._throttle import Throttle
 from storage.importer import import_paths
 from tests.bot.simbot import (  # noqa: F401
@@ -14,6 +13,7 @@ from tests.bot.simbot import (  # noqa: F401
     UNMATCHED,
     Sim,
     answers,
+    answers_cog,
     footer_text,
     posted_bodies,
     response_of,
@@ -173,8 +173,7 @@ async def test_channel_modes_and_the_allow_list(sim: Sim) -> None:
 
 
 async def test_cooldowns_stop_a_flood_from_one_user(sim: Sim) -> None:
-    cog = sim.bot.get_cog("Answers")
-    assert isinstance(cog, Answers)
+    cog = answers_cog(sim)
     cog.throttle = Throttle(user_cooldown=60, channel_cooldown=0, budget=0, window=60, clock=lambda: 100.0)
     for _ in range(3):
         await sim.member.send(sim.help, STATEFUL)

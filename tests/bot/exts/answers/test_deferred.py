@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.exts.answers import Answers
 from bot.exts.answers._deferred import DeferredReplies, Waiting
 from bot.exts.answers._reading import missing_part
 from bot.exts.answers._throttle import Throttle
@@ -15,6 +14,7 @@ from tests.bot.simbot import (  # noqa: F401
     UNMATCHED,
     Sim,
     answers,
+    answers_cog,
     posted_bodies,
     sim_fixture,
     simcord_bot_fixture,
@@ -74,8 +74,7 @@ def test_ready_in_names_the_longest_remaining_wait() -> None:
 
 
 def _clocked(sim: Sim, *, user: float, channel: float) -> list[float]:
-    cog = sim.bot.get_cog("Answers")
-    assert isinstance(cog, Answers)
+    cog = answers_cog(sim)
     now = [1000.0]
     cog.throttle = Throttle(user_cooldown=user, channel_cooldown=channel, budget=0, window=60, clock=lambda: now[0])
     return now
@@ -136,8 +135,7 @@ async def test_an_unmatched_paste_reaches_triage_whatever_the_cooldown(sim: Sim)
 
 
 async def test_pastes_beyond_the_in_flight_bound_are_counted_not_read(sim: Sim) -> None:
-    cog = sim.bot.get_cog("Answers")
-    assert isinstance(cog, Answers)
+    cog = answers_cog(sim)
     cog.max_queued = 0  # everything overflows
     await sim.member.send(sim.help, STATEFUL)
     assert answers(sim, sim.help) == []
