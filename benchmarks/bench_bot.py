@@ -61,7 +61,7 @@ def pastes(count: int, records: int, seed: int = 11) -> list[str]:
 
 def reply_times(fake: FakeDiscord) -> dict[str, float]:
     """Return, per pasted message id, when the bot's reply POST reached the server."""
-    times = {}
+    times: dict[str, float] = {}
     for request in fake.requests:
         if request.method == "POST" and request.route == "/channels/{channel_id}/messages" and request.status == 200:
             reference = (request.json or {}).get("message_reference") or {}

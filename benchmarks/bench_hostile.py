@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 from records.matching import IndexEntry, Matcher, MatchIndex
 from records.matching.patterns import pattern_evidence
@@ -42,16 +43,16 @@ def worst_pattern_ms() -> float:
     worst = 0.0
     for paste in HOSTILE_PASTES:
         bait = paste + " evil failed template number3 words"  # make the hostile records candidates
-        worst = max(worst, best_ms(lambda bait=bait: matcher.match(bait)))
+        worst = max(worst, best_ms(partial(matcher.match, bait)))
         for pattern in ADVERSARIAL_PATTERNS:
-            worst = max(worst, best_ms(lambda p=pattern, t=paste: pattern_evidence(p, t)))
+            worst = max(worst, best_ms(partial(pattern_evidence, pattern, paste)))
     return worst
 
 
 def worst_redact_ms() -> float:
     """Worst case of redacting 200 KB made of one secret prefix repeated."""
     texts = [fragment * (200_000 // len(fragment)) for fragment in REDACT_FRAGMENTS]
-    return max(best_ms(lambda t=text: redact(t)) for text in texts)
+    return max(best_ms(partial(redact, text)) for text in texts)
 
 
 def huge_triage_ms() -> float:
@@ -85,7 +86,7 @@ def worst_engine_paste_ms() -> tuple[float, str]:
 
     matcher = Matcher(MatchIndex.build([IndexEntry.from_record(r) for r in shipped_records()]))
     timings = {
-        name: best_ms(lambda t=text: matcher.match(clean_text(t, MAX_INPUT_CHARS)))
+        name: best_ms(partial(matcher.match, clean_text(text, MAX_INPUT_CHARS)))
         for name, text in hostile_pastes().items()
     }
     worst = max(timings, key=lambda name: timings[name])

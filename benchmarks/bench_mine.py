@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import re2
@@ -24,6 +24,11 @@ BUDGET_SECONDS = 60.0
 SAMPLE_VALUES = ["Foo", "3", "'x'", "torch.Size([2, 3])", "several words in a value", "line one\nline two"]
 
 
+def _always(value: str) -> Callable[[str], str]:
+    """Return a placeholder renderer that gives every expression the same text."""
+    return lambda _expr: value
+
+
 def self_match_share(records: list[Record]) -> float:
     """Return the share of records whose pattern matches their template rendered with sample values."""
     if not records:
@@ -31,7 +36,7 @@ def self_match_share(records: list[Record]) -> float:
     matched = 0
     for record in records:
         pattern = re2.compile(record.message_pattern or "")
-        renders = (render_template(record.error_message, lambda _e, v=v: v) for v in SAMPLE_VALUES)
+        renders = (render_template(record.error_message, _always(v)) for v in SAMPLE_VALUES)
         matched += all(pattern.fullmatch(text) for text in renders)
     return matched / len(records)
 

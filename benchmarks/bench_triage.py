@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from benchmarks.bench_redact import pastes as redaction_pastes
-from bot.triage_service import TriageService, TriageSettings
+from bot.settings import TriageSettings
+from bot.triage_service import TriageService
 from records.redact import redact
 from records.triage import PasteOrigin, observe
 from storage.database import Database
@@ -74,7 +75,7 @@ async def log_pastes(path: Path, count: int) -> list[float]:
     """Log ``count`` pastes through the service; return the seconds each took."""
     rng = random.Random(11)
     db = await Database.open(path)
-    service = TriageService(db, TriageSettings(_env_file=None))  # type: ignore[call-arg]
+    service = TriageService(db, TriageSettings())
     timings: list[float] = []
     try:
         for n in range(count):

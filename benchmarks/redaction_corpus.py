@@ -482,6 +482,7 @@ def gitleaks_rows(git_dir: str, rules: dict[str, dict[str, Any]]) -> tuple[list[
                     if label == "lookalike" and isinstance(getattr(value, "secret", value), Random):
                         randoms += 1  # a random value that a vendor rule's bounds reject
                         continue
+                    secret: str | None
                     if isinstance(value, Sample):
                         text, secret = _sample_text(value, rules.get(kind), interp.rng, label), value.secret
                     elif isinstance(value, str):
@@ -576,10 +577,10 @@ def detect_secrets_rows(git_dir: str) -> list[Row]:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 env[node.targets[0].id] = _py_eval(node.value, env)
         cases: list[tuple[Any, bool]] = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef):
-                negative = any(w in node.name for w in ("not", "false", "negative", "no_", "ignore", "invalid"))
-                for deco in node.decorator_list:
+        for walked in ast.walk(tree):
+            if isinstance(walked, ast.FunctionDef):
+                negative = any(w in walked.name for w in ("not", "false", "negative", "no_", "ignore", "invalid"))
+                for deco in walked.decorator_list:
                     if isinstance(deco, ast.Call) and getattr(deco.func, "attr", "") == "parametrize":
                         table = _py_eval(deco.args[1], env) if len(deco.args) > 1 else UNKNOWN
                         if isinstance(table, list):

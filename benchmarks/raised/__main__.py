@@ -102,7 +102,8 @@ def run_scenarios(python: Path, out: Path, only: list[str] | None) -> dict[str, 
     if done.returncode != 0:
         sys.stderr.write(done.stderr)
         raise SystemExit(f"scenarios.py failed with exit status {done.returncode}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def is_raise_site(source: list[str], line: int) -> bool:
