@@ -108,3 +108,16 @@ def test_a_pattern_whose_text_is_missing_scores_zero_like_re2() -> None:
         whole = any(program.fullmatch(t) for t in texts)
         inside = any(program.search(t) for t in texts)
         assert pattern_evidence(pattern, message) == (1.0 if whole else 0.8 if inside else 0.0)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "runs"),
+    [
+        (r"a\\$", ("a\\",)),  # an escaped backslash, then the end anchor
+        (r"x\\(.+?)y", ("x\\", "y")),  # an escaped backslash before a hole
+        (r"\(.+?)", None),  # an escaped parenthesis: not a hole, compiled instead
+        (r"\\s+x", None),  # a backslash, then "s+": an operator
+    ],
+)
+def test_required_runs_read_escapes_left_to_right(pattern: str, runs: tuple[str, ...] | None) -> None:
+    assert required_runs(pattern) == runs
