@@ -76,10 +76,6 @@ NOT_YET_SPLIT: dict[str, str] = {
     "records/mining/_explain/_message.py": _EXPLAIN,
     "records/mining/_explain/quality.py": _EXPLAIN,
     "records/redact/_rules.py": "tested through tests/records/test_redact.py and tests/records/redact/test_scanner.py",
-    "bot/exts/answers/_actions.py": "the buttons of an answer, in SimCord: tests/bot/exts/answers/test_cog.py",
-    "bot/exts/answers/_message.py": "reading a Discord message, in SimCord: tests/bot/exts/answers/test_cog.py",
-    "bot/exts/lookup/_modal.py": "the /explain form, in SimCord: tests/bot/exts/lookup/test_cog.py",
-    "bot/exts/triage/_reanswer.py": "answering logged pastes after a reload, in SimCord: tests/bot/exts/triage/test_cog.py",
 }
 
 

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from bot.exts.answers._throttle import Throttle
-from storage.importer import import_paths
 from tests.bot.simbot import (  # noqa: F401
     CACHE,
     STATEFUL,
@@ -16,26 +12,12 @@ from tests.bot.simbot import (  # noqa: F401
     answers_cog,
     footer_text,
     posted_bodies,
-    response_of,
     sim_fixture,
     simcord_bot_fixture,
 )
-from tests.conftest import SEED_IDS, make_record
+from tests.conftest import SEED_IDS
 
 STATEFUL_ID, CACHE_ID = SEED_IDS["stateful"], SEED_IDS["cache"]
-
-
-async def add_ambiguous_records(sim: Sim, tmp_path: Path) -> None:
-    """Store two records with the same message raised in two files, and reload the index."""
-    path = tmp_path / "ambiguous.jsonl"
-    records = [
-        make_record(id="amb1", slug="amb-a", filePath="src/lib/a.py", lineNumber=10),
-        # Another library raising the same words: a second cause (copies within one library fold).
-        make_record(id="amb2", slug="amb-b", repo="example/other", filePath="src/lib/b.py", lineNumber=20),
-    ]
-    path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    await import_paths(sim.services.db, [path])
-    await sim.services.engine.reload()
 
 
 async def test_a_seed_paste_gets_one_reply_with_its_record_and_pings_nobody(sim: Sim) -> None:
@@ -84,78 +66,6 @@ async def test_deleting_the_paste_deletes_the_reply(sim: Sim) -> None:
     await sim.member.delete(paste)
     assert answers(sim, sim.help) == []
     assert await sim.services.replies.get(paste.id) is None
-
-
-async def test_bots_and_webhooks_are_ignored(sim: Sim) -> None:
-    other_bot = sim.guild.add_member(sim.env.create_user("ci-bot", bot=True))
-    await other_bot.send(sim.help, STATEFUL)
-    await sim.guild.create_webhook(sim.help, "CI").send(STATEFUL)
-    assert answers(sim, sim.help) == []
-
-
-async def test_text_attachments_and_paste_links_are_read(sim: Sim) -> None:
-    await sim.member.send(sim.help, "see file", attachments=[("message.txt", STATEFUL.encode())])
-    sim.pastes.texts["https://pastebin.com/abc123"] = CACHE
-    await sim.member.send(sim.help, "full log: https://pastebin.com/abc123")
-    await sim.member.send(sim.help, "screenshot", attachments=[("error.png", STATEFUL.encode())])
-    replies = answers(sim, sim.help)
-    assert [STATEFUL_ID in footer_text(replies[0]), CACHE_ID in footer_text(replies[1])] == [True, True]
-    assert len(replies) == 2 and sim.pastes.fetched == ["https://pastebin.com/abc123"]
-
-
-async def test_an_attachment_over_the_cap_is_not_downloaded(sim: Sim) -> None:
-    big = (STATEFUL + "\n" + "x" * sim.services.settings.max_attachment_bytes).encode()
-    await sim.member.send(sim.help, "log attached", attachments=[("message.txt", big)])
-    assert answers(sim, sim.help) == []
-    assert not any("attachments" in r.path for r in sim.env.http_requests if r.method == "GET")
-
-
-async def test_ambiguous_paste_offers_a_menu_and_the_author_picks_in_place(sim: Sim, tmp_path: Path) -> None:
-    await add_ambiguous_records(sim, tmp_path)
-    await sim.member.send(sim.help, "ValueError: something went wrong with foo")
-    [reply] = answers(sim, sim.help)
-    assert reply.embeds[0].title == "Several records could explain this error"
-    result = await sim.stranger.select(reply, ["amb2"], custom_id=f"tracebot:pick:{sim.member.id}")
-    assert result.ephemeral and footer_text(response_of(result)).startswith("record amb2")
-    await sim.member.select(reply, ["amb2"], custom_id=f"tracebot:pick:{sim.member.id}")
-    [shown] = answers(sim, sim.help)
-    assert shown.id == reply.id and footer_text(shown).startswith("record amb2")
-    link = await sim.services.replies.by_reply(reply.id)
-    assert link is not None and link.record_ids == ("amb2",)
-
-
-async def test_helpful_and_not_helpful_votes_are_counted_per_record(sim: Sim) -> None:
-    paste = await sim.member.send(sim.help, STATEFUL)
-    [reply] = answers(sim, sim.help)
-    up = await sim.member.click(reply, custom_id=f"tracebot:vote:up:{STATEFUL_ID}")
-    down = await sim.stranger.click(reply, custom_id=f"tracebot:vote:down:{STATEFUL_ID}")
-    assert up.ephemeral and "1 helpful" in response_of(up).content
-    count = await sim.services.replies.vote_count(STATEFUL_ID)
-    assert (count.helpful, count.not_helpful) == (1, 1) and down.ephemeral
-    [event] = sim.events["answer_not_helpful"]
-    assert event.record_id == STATEFUL_ID and event.message_id == paste.id
-
-
-async def test_delete_button_is_for_the_author_or_a_moderator(sim: Sim) -> None:
-    await sim.member.send(sim.help, STATEFUL)
-    [reply] = answers(sim, sim.help)
-    refused = await sim.stranger.click(reply, custom_id=f"tracebot:delete:{sim.member.id}")
-    assert refused.ephemeral and "Only the person" in response_of(refused).content
-    assert len(answers(sim, sim.help)) == 1
-    await sim.member.click(reply, custom_id=f"tracebot:delete:{sim.member.id}")
-    assert answers(sim, sim.help) == []
-    await sim.member.send(sim.help, CACHE)
-    [second] = answers(sim, sim.help)
-    await sim.owner.click(second, custom_id=f"tracebot:delete:{sim.member.id}")  # the server owner moderates
-    assert answers(sim, sim.help) == []
-
-
-async def test_buttons_keep_working_after_a_restart(sim: Sim) -> None:
-    await sim.member.send(sim.help, STATEFUL)
-    [reply] = answers(sim, sim.help)
-    await sim.env.restart_bot(type(sim.bot)(sim.services))
-    result = await sim.stranger.click(reply, custom_id=f"tracebot:vote:up:{STATEFUL_ID}")
-    assert result.ephemeral and "1 helpful" in response_of(result).content
 
 
 async def test_channel_modes_and_the_allow_list(sim: Sim) -> None:

@@ -11,7 +11,6 @@ import simcord
 from bot.client import TracebotBot
 from storage.importer import import_paths
 from tests.bot.simbot import (  # noqa: F401
-    CACHE,
     DEV_GUILD,
     STATEFUL,
     Sim,
@@ -61,17 +60,6 @@ async def test_autocomplete_puts_the_exact_id_first_and_searches_messages(sim: S
     assert [c["value"] for c in words] == [STATEFUL_ID]
     empty = await sim.member.autocomplete(sim.help, "error", "id", "")
     assert 1 <= len(empty) <= 25
-
-
-async def test_explain_text_and_the_long_paste_form(sim: Sim) -> None:
-    direct = await sim.member.slash(sim.help, "explain", text=CACHE)
-    assert direct.ephemeral and CACHE_ID in footer_of(direct)
-    chat = await sim.member.slash(sim.help, "explain", text="hello there")
-    assert "does not look like a Python error" in response_of(chat).content
-    form = await sim.member.slash(sim.help, "explain")
-    assert form.modal is not None and form.modal["title"] == "Explain an error"
-    submitted = await sim.member.submit_modal(form, {"tracebot:explain:text": STATEFUL})
-    assert submitted.ephemeral and STATEFUL_ID in footer_of(submitted)
 
 
 async def test_search_pages_and_opens_a_record(sim: Sim, tmp_path: Path) -> None:
