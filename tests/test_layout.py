@@ -75,7 +75,6 @@ NOT_YET_SPLIT: dict[str, str] = {
     "records/mining/_explain/_facts.py": _EXPLAIN,
     "records/mining/_explain/_message.py": _EXPLAIN,
     "records/mining/_explain/quality.py": _EXPLAIN,
-    "records/redact/_rules.py": "tested through tests/records/test_redact.py and tests/records/redact/test_scanner.py",
 }
 
 
