@@ -66,7 +66,6 @@ NOT_YET_SPLIT: dict[str, str] = {
     "records/mining/_sites.py": _MINING,
     "records/mining/_template.py": _MINING,
     "records/mining/_tree.py": _MINING,
-    "records/mining/versions.py": _MINING,
     "records/mining/_explain/__init__.py": _EXPLAIN,
     "records/mining/_explain/_compose.py": _EXPLAIN,
     "records/mining/_explain/_conditions.py": _EXPLAIN,
