@@ -33,7 +33,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from re import _parser as sre_parse  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]  # private, not in typeshed
 from typing import Any
 
 import re2

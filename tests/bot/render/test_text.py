@@ -5,7 +5,8 @@ from __future__ import annotations
 from bot.engine import Answer
 from bot.render.text import answer_text, candidates_text, record_text
 from records.extract import extract
-from records.matching import MatchResult
+from records.matching import Match, MatchResult, Status
+from records.model import Record
 from tests.bot.samples import CURATED, MINED, PASTED, match
 
 
@@ -49,8 +50,8 @@ def test_candidates_one_per_line_with_number_class_message_and_file() -> None:
 
 
 def test_answer_text_for_each_status() -> None:
-    def answer(status: str, matches: tuple = (), records: dict | None = None) -> Answer:  # type: ignore[type-arg]
-        result = MatchResult(status, matches, extract("KeyError: missing key 'lr'"))  # type: ignore[arg-type]
+    def answer(status: Status, matches: tuple[Match, ...] = (), records: dict[str, Record] | None = None) -> Answer:
+        result = MatchResult(status, matches, extract("KeyError: missing key 'lr'"))
         return Answer(result, records or {}, {"huggingface/transformers": ("5.24.0",)})
 
     assert answer_text(answer("not_an_error")) == "That does not look like an error."

@@ -12,7 +12,7 @@ from bot.engine import Answer
 from bot.views import answer_reply, answer_view, choices_view
 from bot.views.answer import pick_options, source_button
 from records.extract import extract
-from records.matching import MatchResult
+from records.matching import Match, MatchResult, Status
 from records.model import Record
 from tests.bot.samples import CURATED, match
 
@@ -59,8 +59,8 @@ def test_choices_view_offers_at_most_25_records_and_skips_long_ids() -> None:
     assert all(len(o.value) <= 100 for o in pick_options(matches))
 
 
-def _answer(status: str, matches: tuple[Any, ...], records: dict[str, Record]) -> Answer:
-    return Answer(MatchResult(status, matches, extract("KeyError: x")), records)  # type: ignore[arg-type]
+def _answer(status: Status, matches: tuple[Match, ...], records: dict[str, Record]) -> Answer:
+    return Answer(MatchResult(status, matches, extract("KeyError: x")), records)
 
 
 def test_answer_reply_for_each_status() -> None:
