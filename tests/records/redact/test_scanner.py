@@ -18,7 +18,7 @@ import pytest
 from benchmarks.eval_redact import CONTEXTS, Fixture, embed, evaluate, load
 from records.redact import PERSONAL_KINDS, marker, redact
 
-SCANNERS = Path(__file__).resolve().parent.parent / "data" / "redaction" / "scanners"
+SCANNERS = Path(__file__).resolve().parents[2] / "data" / "redaction" / "scanners"
 
 
 @cache
