@@ -53,8 +53,9 @@ typecheck: $(VENV)/.installed-test
 compose-check:
 	sh scripts/check-compose.sh
 
+# Both cores (one file per worker: module fixtures load once), branch coverage with the floor in pyproject.
 pytest: $(VENV)/.installed-test
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadfile --cov
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import AsyncIterator, Callable
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,28 @@ from storage.database import Database
 settings.register_profile("tracebot", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("explore", deadline=None, max_examples=500)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "tracebot"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Run tests marked ``sweep`` without coverage's tracer (in xdist workers too).
+
+    A sweep walks every shipped record or evaluation paste through code the unit tests already
+    cover; traced, it would take three times as long. pytest-cov's own ``no_cover`` pause does not
+    reach the tracer in xdist workers (measured: same CPU paused or not), so the tracer is lifted here.
+    """
+    tracer = sys.gettrace()
+    if item.get_closest_marker("sweep") is None or tracer is None:
+        return (yield)
+    thread_tracer = threading.gettrace()
+    sys.settrace(None)
+    threading.settrace(None)
+    try:
+        return (yield)
+    finally:
+        threading.settrace(thread_tracer)
+        sys.settrace(tracer)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS_JSONL = ROOT / "records" / "data" / "seeds.jsonl"

@@ -67,6 +67,7 @@ async def test_reload_picks_up_changed_records(db: Database, tmp_path: Path) -> 
     assert await engine.reload() == 0  # nothing new
 
 
+@pytest.mark.sweep
 async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database) -> None:
     await import_paths(db, [SHIPPED_DATA])
     engine = await Engine.load(db)

@@ -86,6 +86,7 @@ def test_file_is_sorted_canonical_json_lines() -> None:
     assert [raw["id"] for raw in raws] == sorted(raw["id"] for raw in raws)
 
 
+@pytest.mark.sweep
 def test_ids_and_slugs_are_unique_and_not_mined_ids() -> None:
     records = curated()
     ids = [r.id for r in records]

@@ -84,6 +84,7 @@ def test_ids_and_slugs_are_unique_and_ids_come_from_the_slug() -> None:
         assert record.id == hashlib.sha256(f"curated|env|{record.slug}".encode()).hexdigest()[:16]
 
 
+@pytest.mark.sweep
 def test_ids_and_slugs_are_not_used_by_other_shipped_records() -> None:
     ours = {r.id for r in curated()}
     others = [r for r in shipped_records() if r.id not in ours]

@@ -442,6 +442,7 @@ def shipped(request: pytest.FixtureRequest) -> tuple[str, list[Record]]:
     return request.param, _shipped(request.param)
 
 
+@pytest.mark.sweep
 def test_shipped_patterns_match_their_rendered_messages(shipped: tuple[str, list[Record]]) -> None:
     version, records = shipped
     failures = [r.id for r in records if not _self_matches(r)]
@@ -482,6 +483,7 @@ def test_shipped_sets_hold_the_seed_errors(version: str, path: str, line: int, s
     assert f"#L{line - 8}-" in (record.github_url or "")
 
 
+@pytest.mark.sweep
 def test_removed_error_is_not_in_the_shipped_sets() -> None:
     for version in SHIPPED:
         assert not any(r.error_message == "assisted decoding requires a cache" for r in _shipped(version))

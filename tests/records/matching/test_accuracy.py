@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from benchmarks.evaluate import Tally, evaluate
+
+# Every evaluation set through the matcher: a sweep (see tests/conftest.py).
+pytestmark = pytest.mark.sweep
 
 
 @cache

@@ -74,6 +74,7 @@ def test_every_fixture_sits_in_every_context() -> None:
 # --- recall and false positives -------------------------------------------------------------------
 
 
+@pytest.mark.sweep
 def test_gitleaks_recall_is_at_least_97_percent_and_every_kind_90() -> None:
     counts = _counts("gitleaks")
     recall, _ = _totals(counts)
