@@ -59,8 +59,13 @@ def test_paste_gg_json_is_unwrapped() -> None:
     assert paste_gg_text("<html>") is None and raw_url("https://paste.gg/p/x/y").paste_gg_json
 
 
-async def _slow(_request: web.Request) -> web.Response:
-    await asyncio.sleep(5)
+RELEASE = web.AppKey("release", asyncio.Event)
+
+
+async def _slow(request: web.Request) -> web.Response:
+    # Answers only when the fixture lets go: a handler still asleep when the test's loop closed left
+    # its connection to be collected in a later test (an "unclosed transport" error there).
+    await request.app[RELEASE].wait()
     return web.Response(text=TRACEBACK)
 
 
@@ -102,9 +107,11 @@ async def server_fixture() -> AsyncIterator[TestServer]:
     app.router.add_get("/raw/missing", _answer(404))
     app.router.add_get("/go/elsewhere", _redirect_away)
     app.router.add_get("/go/home", _redirect_home)
+    app[RELEASE] = asyncio.Event()
     server = TestServer(app, host="127.0.0.1")
     await server.start_server()
     yield server
+    app[RELEASE].set()
     await server.close()
 
 
