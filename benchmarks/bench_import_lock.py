@@ -4,10 +4,10 @@
   a second process writes one row every 50 ms (what a running bot's heartbeat, votes and triage do)
   and times how long each write waited for the lock. Then the same file is imported again (nothing
   changes: no write lock at all) with the writer still running. Target: longest wait <= 1 s.
-  New records are copied in short transactions and published at once; changed records are written
-  in the final transaction, so a third import, of the same records each changed, shows what that
-  transaction costs when it is largest.
-  ``--changed`` adds it (reported, not a target: it is one transaction by design).
+  New records are copied in short transactions and published at once; changed records are staged
+  beside the published ones in short transactions too, switched in by one short transaction and merged
+  in short batches afterwards. ``--changed`` adds a third import, of the same records each changed,
+  where that double write costs most (measured: 86.9 s before, 130.0 s after, longest wait 0.46 s).
 - Peak RSS of importing a 2 MB ``.jsonl.gz`` holding one line that inflates to 2 GiB. Target <= 300 MB.
 """
 
