@@ -157,7 +157,7 @@ async def test_files_are_read_and_compared_without_the_write_lock(
     real = importer._stage_batch
 
     async def stage_and_probe(*args: object, **kwargs: object) -> None:
-        await real(*args, **kwargs)  # type: ignore[arg-type]
+        await real(*args, **kwargs)  # type: ignore[arg-type]  # passes on exactly what the importer gave
         other = sqlite3.connect(db.path, timeout=0)  # another process's writer: must not wait
         try:
             other.execute("BEGIN IMMEDIATE")

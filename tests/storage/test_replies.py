@@ -16,7 +16,8 @@ async def test_reply_links_round_trip_and_are_forgotten_either_way(db: Database)
     await repo.save(LINK)
     assert await repo.get(1) == LINK and await repo.by_reply(5) == LINK
     await repo.save(LINK.model_copy(update={"status": "ambiguous", "record_ids": ("a", "b")}))
-    assert (await repo.get(1)).record_ids == ("a", "b")  # type: ignore[union-attr]
+    changed = await repo.get(1)
+    assert changed is not None and changed.record_ids == ("a", "b")
     assert await repo.forget_reply(5) is not None and await repo.get(1) is None
     await repo.save(LINK)
     assert await repo.forget(1) == LINK and await repo.forget(1) is None

@@ -43,9 +43,9 @@ def _walk(index: MatchIndex, message: str, limit: int) -> list[tuple[str, float]
         else:
             for slot in slots:
                 gained[slot] = gained.get(slot, 0.0) + weight
-    groups = index._groups
-    ranked = sorted(gained.items(), key=lambda item: item[1] / groups[item[0]].posted_weight, reverse=True)  # type: ignore[union-attr]
-    return [(groups[s].text, min(got / groups[s].posted_weight, 1.0)) for s, got in ranked[:limit]]  # type: ignore[union-attr]
+    groups = {slot: group for slot in gained if (group := index._groups[slot]) is not None}
+    ranked = sorted(gained.items(), key=lambda item: item[1] / groups[item[0]].posted_weight, reverse=True)
+    return [(groups[s].text, min(got / groups[s].posted_weight, 1.0)) for s, got in ranked[:limit]]
 
 
 def _ranked(index: MatchIndex, message: str, limit: int) -> list[tuple[str, float]]:
