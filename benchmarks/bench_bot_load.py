@@ -122,15 +122,20 @@ def triage_count(db: Path, like: str) -> tuple[int, int]:
         return int(count), int(samples)
 
 
+def populate(fake: FakeDiscord, user: str, users: int, channel: str, channels: int) -> tuple[list[Any], list[int]]:
+    """Add ``users`` members and ``channels`` channels to the fake guild; return the users and channel ids."""
+    people = [fake.world.add_user(f"{user}{i}") for i in range(users)]
+    for person in people:
+        fake.world.add_member(fake.guild_id, person)
+    return people, [int(fake.world.add_channel(fake.guild_id, f"{channel}{i}")["id"]) for i in range(channels)]
+
+
 async def run_with_cooldowns(workdir: Path) -> dict[str, Any]:
     """The scenario pastes and the one-user floods, with the default cooldowns."""
     db = workdir / "cooldowns.db"
     await seed_database(db, DATA)
     async with FakeDiscord() as fake:
-        users = [fake.world.add_user(f"person{i}") for i in range(7)]
-        for user in users:
-            fake.world.add_member(fake.guild_id, user)
-        channels = [int(fake.world.add_channel(fake.guild_id, f"help-{i}")["id"]) for i in range(4)]
+        users, channels = populate(fake, "person", 7, "help-", 4)
         settings = {"TRACEBOT_USER_COOLDOWN": str(USER_COOLDOWN), "TRACEBOT_CHANNEL_COOLDOWN": str(CHANNEL_COOLDOWN),
                     "TRACEBOT_GLOBAL_BUDGET": "60", "TRACEBOT_LOG_LEVEL": "WARNING"}  # fmt: skip
         bot = BotProcess(fake, db, workdir, settings)
@@ -176,10 +181,7 @@ async def run_memory(workdir: Path) -> dict[str, Any]:
     db = workdir / "memory.db"
     await seed_database(db, DATA)
     async with FakeDiscord() as fake:
-        users = [fake.world.add_user(f"flooder{i}") for i in range(20)]
-        for user in users:
-            fake.world.add_member(fake.guild_id, user)
-        channels = [int(fake.world.add_channel(fake.guild_id, f"flood-{i}")["id"]) for i in range(20)]
+        users, channels = populate(fake, "flooder", 20, "flood-", 20)
         port = free_port()
         settings = {
             "TRACEBOT_LOG_LEVEL": "WARNING",
