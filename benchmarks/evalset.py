@@ -15,10 +15,12 @@ import random
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from benchmarks.pastes import FORMATS, render_message
+from records.matching import IndexEntry, Matcher, MatchIndex
 from records.matching.template import parse_template
 from records.model import Record
 from records.reader import LoadedRecord, read_paths
@@ -32,8 +34,21 @@ FRAMELESS = {"inline", "final_line"}
 
 
 def shipped_records() -> list[Record]:
-    """Read every shipped record file (seeds and mined sets)."""
-    return [item.record for item in read_paths([DATA]) if isinstance(item, LoadedRecord)]
+    """Read every shipped record file (seeds and mined sets); a new list of the records read once."""
+    return list(_shipped_records())
+
+
+@cache
+def _shipped_records() -> tuple[Record, ...]:
+    # Read once per process: reading and validating the ~13k records takes seconds, and the tests and
+    # evaluations ask for them many times (records are frozen, so sharing them is safe).
+    return tuple(item.record for item in read_paths([DATA]) if isinstance(item, LoadedRecord))
+
+
+@cache
+def shipped_matcher() -> Matcher:
+    """Return one matcher over the shipped records, built once per process (read-only: do not change it)."""
+    return Matcher(MatchIndex.build(IndexEntry.from_record(r) for r in _shipped_records()))
 
 
 def read_jsonl(paths: Iterable[Path]) -> list[dict[str, Any]]:

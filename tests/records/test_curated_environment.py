@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 import re2
 
-from benchmarks.evalset import shipped_records
-from benchmarks.evaluate import entry_of
-from records.matching import Matcher, MatchIndex
+from benchmarks.evalset import shipped_matcher, shipped_records
 from records.matching.patterns import check_pattern
 from records.model import Record
 from records.reader import LoadedRecord, read_file
@@ -56,11 +54,6 @@ def curated() -> tuple[Record, ...]:
 @cache
 def by_slug() -> dict[str, Record]:
     return {record.slug or record.id: record for record in curated()}
-
-
-@cache
-def shipped_matcher() -> Matcher:
-    return Matcher(MatchIndex.build(entry_of(r) for r in shipped_records()))
 
 
 def test_at_least_thirty_records() -> None:

@@ -10,17 +10,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.evalset import EVAL_DIR, shipped_records
-from benchmarks.evaluate import entry_of
+from benchmarks.evalset import EVAL_DIR, shipped_matcher, shipped_records
 from benchmarks.pastes import render_message
 from records.matching import IndexEntry, Matcher, MatchIndex
 from records.model import Record
 from tests.conftest import SEED_IDS
-
-
-@cache
-def shipped_matcher() -> Matcher:
-    return Matcher(MatchIndex.build(entry_of(r) for r in shipped_records()))
 
 
 def _hard_cases() -> list[dict[str, str]]:
