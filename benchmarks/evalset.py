@@ -14,7 +14,8 @@ import json
 import random
 import sys
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,17 +39,35 @@ def shipped_records() -> list[Record]:
     return list(_shipped_records())
 
 
+@contextmanager
+def _untraced() -> Iterator[None]:
+    """Lift a line tracer (coverage's, in ``make test``) for a load of the whole shipped set.
+
+    Reading and indexing ~13k records is data loading, not code under test (the reader and the index
+    have their own unit tests); traced, it takes several times as long in every test worker.
+    """
+    tracer = sys.gettrace()
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(tracer)
+
+
 @cache
 def _shipped_records() -> tuple[Record, ...]:
     # Read once per process: reading and validating the ~13k records takes seconds, and the tests and
     # evaluations ask for them many times (records are frozen, so sharing them is safe).
-    return tuple(item.record for item in read_paths([DATA]) if isinstance(item, LoadedRecord))
+    with _untraced():
+        return tuple(item.record for item in read_paths([DATA]) if isinstance(item, LoadedRecord))
 
 
 @cache
 def shipped_matcher() -> Matcher:
     """Return one matcher over the shipped records, built once per process (read-only: do not change it)."""
-    return Matcher(MatchIndex.build(IndexEntry.from_record(r) for r in _shipped_records()))
+    records = _shipped_records()
+    with _untraced():
+        return Matcher(MatchIndex.build(IndexEntry.from_record(r) for r in records))
 
 
 def read_jsonl(paths: Iterable[Path]) -> list[dict[str, Any]]:

@@ -20,9 +20,11 @@ from storage.database import Database
 # Speed is measured by the benchmarks, not asserted per example: a busy CI machine must not turn a
 # slow example into a failure. Examples are derandomized (drawn from a fixed seed per test) so a
 # run on CI draws what the last run here drew: a failing example is a bug to pin with @example, not
-# a coin that CI tosses. `HYPOTHESIS_PROFILE=explore` draws fresh examples when hunting for bugs.
-settings.register_profile("tracebot", deadline=None, derandomize=True, print_blob=True)
-settings.register_profile("explore", deadline=None, max_examples=500)
+# a coin that CI tosses. `HYPOTHESIS_PROFILE=explore` draws ten times as many fresh examples when
+# hunting for bugs. Tests leave the count to the profile (100 fixed examples in `make test`), except
+# the few whose single example is expensive and which ask for fewer.
+settings.register_profile("tracebot", deadline=None, derandomize=True, print_blob=True, max_examples=100)
+settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "tracebot"))
 
 

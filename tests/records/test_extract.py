@@ -941,14 +941,13 @@ def test_clean_paste_is_idempotent(text: str) -> None:
 
 
 @given(MARKUP)
-@settings(max_examples=500)
 def test_clean_paste_is_idempotent_on_markup(text: str) -> None:
     once = clean_paste(text)
     assert clean_paste(once) == once
 
 
 @given(st.one_of(st.text(), MARKUP, FRAGMENTS))
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 def test_extract_never_raises(text: str) -> None:
     result = extract(text)
     assert result.is_error == any(error.kind != "candidate" for error in result.errors)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from records.extract import Frame
@@ -260,21 +260,18 @@ texts = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
 @given(texts)
 def test_masking_is_idempotent(text: str) -> None:
     once = mask_message(text)
     assert mask_message(once) == once
 
 
-@settings(max_examples=400, deadline=None)
 @given(texts)
 def test_normalizing_is_idempotent(text: str) -> None:
     once = normalize_text(text)
     assert normalize_text(once) == once
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=20), texts, st.integers(min_value=0, max_value=20))
 def test_invisible_characters_do_not_change_the_key(cls: str, message: str, at: int) -> None:
     disguised = cls[:at] + "\u200b" + cls[at:]
