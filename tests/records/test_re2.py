@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+import re2
+from hypothesis import given
+from hypothesis import strategies as st
+
 from records._re2 import compile_pattern, compile_spans, encodable, literal_finder
 
 
@@ -34,3 +39,25 @@ def test_span_matches_are_the_same_on_ascii_and_non_ascii_text() -> None:
     # Non-ASCII text takes the str path: offsets count characters, not UTF-8 bytes.
     assert [m.span() for m in pattern.finditer("é 12 ü 345")] == [(2, 4), (7, 10)]
     assert pattern.groups == 0
+
+
+# Patterns with groups that may take no part and with empty matches, the cases where reading spans
+# straight from the compiled program could drift from the wrapper's finditer.
+_SPAN_PATTERNS = [r"\d+", r"(a)|(b)", r"x*", r"(?:\A|[^a])(a+)(b)?", r"\b(\w)(\w*)\b", r"(é)?a"]
+
+
+@pytest.mark.parametrize("pattern", _SPAN_PATTERNS)
+@given(st.text(alphabet="aabx1 é\n", max_size=30))
+def test_spans_are_the_spans_finditer_reports(pattern: str, text: str) -> None:
+    compiled = compile_spans(pattern)
+    oracle = re2.compile(pattern)  # the wrapper's own str path, offsets in characters
+    expected = [[match.span(group) for group in range(oracle.groups + 1)] for match in oracle.finditer(text)]
+    assert list(compiled.spans(text)) == expected
+    assert compiled.occurs(text) == bool(expected)
+
+
+def test_spans_give_a_group_that_took_no_part_as_minus_one() -> None:
+    pattern = compile_spans(r"(a)|(b)")
+    assert list(pattern.spans("ab")) == [[(0, 1), (0, 1), (-1, -1)], [(1, 2), (-1, -1), (1, 2)]]
+    assert list(pattern.spans("é b")) == [[(2, 3), (-1, -1), (2, 3)]]  # characters, not UTF-8 bytes
+    assert list(pattern.spans("")) == [] and not pattern.occurs("xyz")
