@@ -14,10 +14,11 @@ so a Hugging Face token inside a URL password is reported as a ``huggingface_tok
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+from itertools import islice
 
-from records._re2 import Match, encodable, literal_finder
+from records._re2 import Spans, encodable, literal_finder
 from records.redact import _scanner
 from records.redact._rules import RULES as _RULES
 from records.redact._rules import Rule as _Rule
@@ -70,25 +71,60 @@ def marker(kind: str) -> str:
     return USER_PLACEHOLDER if kind == "home_user" else f"[REDACTED:{kind}]"
 
 
-def _secret_span(match: Match, groups: int) -> tuple[int, int]:
+@dataclass(slots=True)
+class _Found:
+    """The raw findings of one text, possibly overlapping, in three parallel lists.
+
+    A paste may hold hundreds; a tuple or object for each would be work for the garbage collector,
+    whose full collections then land on the slowest calls. Ints and strings in a list are not.
+    """
+
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+
+    def add(self, start: int, end: int, kind: str) -> None:
+        """Record one finding."""
+        self.starts.append(start)
+        self.ends.append(end)
+        self.kinds.append(kind)
+
+
+def _secret_span(spans: Spans) -> tuple[int, int]:
     """Return the span of the first group that took part, or of the whole match without groups."""
-    for group in range(1, groups + 1):
-        span = match.span(group)
+    for index in range(1, len(spans)):
+        span = spans[index]
         if span[0] >= 0:
             return span
-    return match.span()
+    return spans[0]
 
 
 def _scan(rule: _Rule, text: str) -> Iterator[tuple[int, int]]:
     """Yield the secret spans of one rule, trailing whitespace trimmed."""
-    groups = rule.pattern.groups
-    for match in rule.pattern.finditer(text):
-        start, end = _secret_span(match, groups)
+    accept, accept_match = rule.accept, rule.accept_match
+    # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
+    values: dict[str, bool] = {}
+    matches: dict[str, bool] = {}
+    for spans in rule.pattern.spans(text):
+        # Most rules have no group or one: spare those the loop of _secret_span.
+        start, end = spans[0] if len(spans) == 1 else spans[1] if spans[1][0] >= 0 else _secret_span(spans)
         value = text[start:end].rstrip()
-        if rule.accept_match is not None and not rule.accept_match(text[match.start() : match.end()]):
+        if accept_match is not None:
+            whole = text[spans[0][0] : spans[0][1]]
+            kept = matches.get(whole)
+            if kept is None:
+                kept = matches[whole] = accept_match(whole)
+            if not kept:
+                continue
+        if not value:
             continue
-        if value and (rule.accept is None or rule.accept(value)):
-            yield start, start + len(value)
+        if accept is not None:
+            kept = values.get(value)
+            if kept is None:
+                kept = values[value] = accept(value)
+            if not kept:
+                continue
+        yield start, start + len(value)
 
 
 @cache
@@ -97,15 +133,21 @@ def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder({hint for rule in _RULES for hint in rule.hints} | _scanner.keywords())
 
 
-def _find(text: str) -> list[Finding]:
+def _find(text: str) -> _Found:
     """Return the raw findings of every rule whose hint occurs, possibly overlapping."""
     safe = encodable(text)
     present = _finder()(safe.lower())
-    found: list[Finding] = []
+    found = _Found()
+    starts, ends, kinds = found.starts.append, found.ends.append, found.kinds.append
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
-            found.extend(Finding(rule.kind, start, end) for start, end in _scan(rule, safe))
-    found.extend(Finding(kind, start, end) for kind, start, end in _scanner.scan(safe, present))
+            kind = rule.kind
+            for start, end in _scan(rule, safe):
+                starts(start)
+                ends(end)
+                kinds(kind)
+    for kind, start, end in _scanner.scan(safe, present):
+        found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
     if decoded is not None:
         # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written.
@@ -113,21 +155,44 @@ def _find(text: str) -> list[Finding]:
         present = _finder()(plain.lower())
         for rule in _RULES:
             if rule.kind not in PERSONAL_KINDS and not present.isdisjoint(rule.hints):
-                found.extend(Finding(rule.kind, *back(start, end)) for start, end in _scan(rule, plain))
+                for start, end in _scan(rule, plain):
+                    found.add(*back(start, end), rule.kind)
     return found
 
 
-def _merge(findings: list[Finding]) -> tuple[Finding, ...]:
+@cache
+def _ranked(kind: str) -> int:
+    return _rank(kind)
+
+
+def _merge(found: _Found) -> tuple[Finding, ...]:
     """Merge overlapping findings into their union, keeping the kind of the higher-priority rule."""
+    starts, ends, kinds = found.starts, found.ends, found.kinds
+    if not starts:
+        return ()
+    # By start, longest first, and between equal spans in _find's order (so of two kinds of equal
+    # priority the first found wins): two stable sorts of the indices, the second on the major key.
+    order = sorted(range(len(starts)), key=ends.__getitem__, reverse=True)
+    order.sort(key=starts.__getitem__)
     merged: list[Finding] = []
-    for finding in sorted(findings, key=lambda f: (f.start, -f.end)):
-        last = merged[-1] if merged else None
-        if last is None or finding.start >= last.end:
-            merged.append(finding)
+    first = order[0]
+    start, end, kind = starts[first], ends[first], kinds[first]
+    for index in islice(order, 1, None):
+        next_start, next_end, next_kind = starts[index], ends[index], kinds[index]
+        if next_start >= end:
+            merged.append(Finding(kind, start, end))
+            start, end, kind = next_start, next_end, next_kind
             continue
-        kind = min(last.kind, finding.kind, key=_rank)
-        merged[-1] = Finding(kind, last.start, max(last.end, finding.end))
+        if _ranked(next_kind) < _ranked(kind):
+            kind = next_kind
+        end = max(end, next_end)
+    merged.append(Finding(kind, start, end))
     return tuple(merged)
+
+
+@cache
+def _marker(kind: str) -> str:
+    return marker(kind)
 
 
 def _render(text: str, findings: tuple[Finding, ...]) -> str:
@@ -136,7 +201,7 @@ def _render(text: str, findings: tuple[Finding, ...]) -> str:
     position = 0
     for finding in findings:
         pieces.append(text[position : finding.start])
-        pieces.append(marker(finding.kind))
+        pieces.append(_marker(finding.kind))
         position = finding.end
     pieces.append(text[position:])
     return "".join(pieces)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from records._re2 import Pattern
+from records._re2 import SpanPattern
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
 
@@ -18,7 +18,7 @@ from records.redact import _scanner
 @dataclass(frozen=True, slots=True)
 class Rule:
     kind: str
-    pattern: Pattern
+    pattern: SpanPattern
     # Lower-case literals of which at least one must occur; a cheap `in` test skips most rules on
     # ordinary tracebacks. Each must be a necessary condition for the pattern to match.
     hints: tuple[str, ...]
@@ -105,9 +105,9 @@ _IMAGE_SUFFIXES = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "ico"})
 def _is_email(value: str) -> bool:
     """Reject SSH remotes, retina asset names and attribute access that only look like addresses."""
     local, _, domain = value.rpartition("@")
-    suffix = domain.rsplit(".", 1)[-1].lower()
-    code_like = domain.startswith(("self.", "cls."))
-    return local.lower() not in _EMAIL_NOT_PERSONAL and suffix not in _IMAGE_SUFFIXES and not code_like
+    if domain.startswith(("self.", "cls.")) or local.lower() in _EMAIL_NOT_PERSONAL:
+        return False
+    return domain[domain.rfind(".") + 1 :].lower() not in _IMAGE_SUFFIXES
 
 
 _B64URL = r"[A-Za-z0-9_-]"

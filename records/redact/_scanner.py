@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from records._re2 import Match, Pattern, compile_spans, literal_finder
+from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
 
 
 @dataclass(frozen=True, slots=True)
 class _Allow:
     target: str  # "secret", "match" or "line"
-    pattern: Pattern | None
+    pattern: SpanPattern | None
     stopwords: tuple[str, ...]
     both: bool  # condition AND: the regex and a stop word must both accept
     # gitleaks' global list holds ~1,500 stop words: one RE2 Set pass per finding instead of 1,500
@@ -38,15 +38,16 @@ class _Allow:
             return bool(self.stop_finder(lowered))
         return any(word in lowered for word in self.stopwords)
 
+    def _target(self, secret: str, match: str, line: str) -> str:
+        return secret if self.target == "secret" else match if self.target == "match" else line
+
     def accepts_regex(self, secret: str, match: str, line: str) -> bool:
         """Return True when this allowlist's regex lets the finding go (stop words aside)."""
-        text = {"secret": secret, "match": match, "line": line}[self.target]
-        return self.pattern is not None and _search(self.pattern, text)
+        return self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
 
     def accepts(self, secret: str, match: str, line: str) -> bool:
         """Return True when this allowlist lets the finding go."""
-        text = {"secret": secret, "match": match, "line": line}[self.target]
-        by_regex = self.pattern is not None and _search(self.pattern, text)
+        by_regex = self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
         by_word = bool(self.stopwords) and self.has_stopword(secret.lower())
         if self.both and self.pattern is not None and self.stopwords:
             return by_regex and by_word
@@ -58,7 +59,7 @@ class ScannerRule:
     """One gitleaks rule compiled on RE2."""
 
     kind: str
-    pattern: Pattern
+    pattern: SpanPattern
     keywords: tuple[str, ...]
     entropy: float
     secret_group: int
@@ -66,11 +67,11 @@ class ScannerRule:
     on_view: bool  # gitleaks' rules match the view (see below); Microsoft's, which know '&', the text
 
 
-def _search(pattern: Pattern, text: str) -> bool:
-    return next(iter(pattern.finditer(text)), None) is not None
+def _search(pattern: SpanPattern, text: str) -> bool:
+    return pattern.occurs(text)
 
 
-def _alternation(regexes: list[str]) -> Pattern | None:
+def _alternation(regexes: list[str]) -> SpanPattern | None:
     return compile_spans("|".join(f"(?:{r})" for r in regexes)) if regexes else None
 
 
@@ -118,16 +119,32 @@ def kind_of(rule_id: str) -> str:
 
 _PLACEHOLDER_WORDS = ("xxxx", "your_", "your-", "here", "redacted", "example", "placeholder", "changeme")
 _TEMPLATES = (("${", "}"), ("{{", "}}"), ("<", ">"), ("%(", ")s"), ("$(", ")"))
+_TEMPLATE_STARTS = tuple(start for start, _ in _TEMPLATES)
+
+
+def _literal(text: str) -> str:
+    return "".join(f"\\x{{{ord(c):x}}}" for c in text)
+
+
+# A placeholder word or a run of six equal characters, in one RE2 pass over an ASCII value (most are): RE2
+# has no back-references, so the run is spelled out for each of the 128 ASCII characters.
+_FILLER = compile_spans(
+    "|".join([*(_literal(word) for word in _PLACEHOLDER_WORDS), *(f"{_literal(chr(c))}{{6}}" for c in range(128))])
+)
+
+
+def _filler(lowered: str) -> bool:
+    """Return True when the lower-cased value holds a placeholder word or six equal characters in a row."""
+    if lowered.isascii():
+        return _FILLER.occurs(lowered)
+    return any(word in lowered for word in _PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered))
 
 
 def placeholder(value: str) -> bool:
     """Tell a placeholder or a repeated filler ('xxxx', 'YOUR_TOKEN_HERE', '1111...') from a random secret."""
-    lowered = value.lower()
-    if any(word in lowered for word in _PLACEHOLDER_WORDS):
+    if _filler(value.lower()):
         return True
-    if any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
-        return True
-    if any(c * 6 in lowered for c in set(lowered)):
+    if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
         return True
     return len(value) >= 16 and shannon(value) < 3.0
 
@@ -164,30 +181,28 @@ def shannon(value: str) -> float:
     return -sum(n / size * math.log2(n / size) for n in counts.values())
 
 
-def _secret_span(match: Match, rule: ScannerRule) -> tuple[int, int]:
+def _secret_span(spans: Spans, rule: ScannerRule) -> tuple[int, int]:
     if rule.secret_group:
-        return match.span(rule.secret_group)
-    for group in range(1, rule.pattern.groups + 1):
-        start, end = match.span(group)
+        return spans[rule.secret_group]
+    for index in range(1, len(spans)):
+        start, end = spans[index]
         if start >= 0 and end > start:
             return start, end
-    return match.span()
+    return spans[0]
 
 
 def _line(text: str, start: int, end: int) -> str:
     return text[text.rfind("\n", 0, start) + 1 : (text.find("\n", end) + 1 or len(text) + 1) - 1]
 
 
-def _kept(rule: ScannerRule, glob: _Allow, text: str, match: Match, span: tuple[int, int]) -> bool:
-    secret = text[span[0] : span[1]]
+def _kept(rule: ScannerRule, glob: _Allow, secret: str, whole: str, line: str) -> bool:
+    """Return True when a candidate passes the rule's entropy and digit tests and no allowlist lets it go."""
     if rule.entropy and shannon(secret) <= rule.entropy:
         return False
     if rule.kind.startswith("generic") and rule.entropy and not any(c.isdigit() for c in secret):
         return False
-    whole = text[match.start() : match.end()]
     if glob.accepts(secret, whole, ""):
         return False
-    line = _line(text, *match.span()) if any(a.target == "line" for a in rule.allow) else ""
     return not any(a.accepts(secret, whole, line) for a in rule.allow)
 
 
@@ -288,10 +303,25 @@ def _scan_view(raw: str, present: frozenset[str], microsoft: bool) -> Iterator[t
         if present.isdisjoint(rule.keywords):
             continue
         text = viewed if rule.on_view else raw
-        for match in rule.pattern.finditer(text):
-            span = _secret_span(match, rule)
-            if span[1] > span[0] and _kept(rule, glob, text, match, span):
-                yield rule.kind, span[0], span[1]
+        yield from _rule_findings(rule, glob, text)
+
+
+def _rule_findings(rule: ScannerRule, glob: _Allow, text: str) -> Iterator[tuple[str, int, int]]:
+    """Yield (kind, start, end) of one rule's kept secrets in text."""
+    on_line = any(a.target == "line" for a in rule.allow)
+    # _kept depends on the secret, the match and the line alone, and a paste repeats its values.
+    verdicts: dict[tuple[str, str, str], bool] = {}
+    for spans in rule.pattern.spans(text):
+        start, end = _secret_span(spans, rule)
+        if end <= start:
+            continue
+        whole_start, whole_end = spans[0]
+        key = (text[start:end], text[whole_start:whole_end], _line(text, whole_start, whole_end) if on_line else "")
+        kept = verdicts.get(key)
+        if kept is None:
+            kept = verdicts[key] = _kept(rule, glob, *key)
+        if kept:
+            yield rule.kind, start, end
 
 
 @cache

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import records.redact as redact_module
 from records.redact import PERSONAL_KINDS, Finding, marker, redact
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "redaction"
@@ -229,3 +230,52 @@ def test_findings_are_ordered_disjoint_and_bound_the_output(text: str) -> None:
         assert ends[-1] <= finding.start < finding.end <= len(text)
         ends.append(finding.end)
     assert len(result.text) <= len(text) + sum(len(marker(f.kind)) for f in result.findings)
+
+
+# Kinds of every priority band, two of them equal (tables' kinds that tracebot does not name).
+_MERGE_KINDS = ["huggingface_token", "jwt", "sendgrid_api_token", "twilio_api_key", "generic_secret", "email"]
+_raw_findings = st.lists(
+    st.tuples(st.integers(0, 30), st.integers(1, 8), st.sampled_from(_MERGE_KINDS)).map(
+        lambda item: (item[0], item[0] + item[1], item[2])
+    ),
+    max_size=12,
+)
+
+
+def _merge_by_definition(findings: list[tuple[int, int, str]]) -> tuple[Finding, ...]:
+    """Merge as the rule says, one finding at a time: the reference the quicker merge must agree with."""
+    merged: list[Finding] = []
+    for start, end, kind in sorted(findings, key=lambda f: (f[0], -f[1])):
+        last = merged[-1] if merged else None
+        if last is None or start >= last.end:
+            merged.append(Finding(kind, start, end))
+            continue
+        best = min(last.kind, kind, key=redact_module._rank)
+        merged[-1] = Finding(best, last.start, max(last.end, end))
+    return tuple(merged)
+
+
+def _merged(findings: list[tuple[int, int, str]]) -> tuple[Finding, ...]:
+    found = redact_module._Found()
+    for start, end, kind in findings:
+        found.add(start, end, kind)
+    return redact_module._merge(found)
+
+
+@given(_raw_findings)
+def test_overlapping_findings_merge_into_their_union(findings: list[tuple[int, int, str]]) -> None:
+    assert _merged(findings) == _merge_by_definition(findings)
+
+
+def test_of_two_kinds_of_equal_priority_on_one_span_the_first_found_wins() -> None:
+    first = _merged([(0, 5, "twilio_api_key"), (0, 5, "sendgrid_api_token")])
+    second = _merged([(0, 5, "sendgrid_api_token"), (0, 5, "twilio_api_key")])
+    assert [f.kind for f in first] == ["twilio_api_key"] and [f.kind for f in second] == ["sendgrid_api_token"]
+
+
+def test_a_value_repeated_in_a_paste_is_redacted_at_every_occurrence() -> None:
+    token = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"
+    text = "\n".join([f"HF_TOKEN={token}", f"login({token!r})"] * 3)
+    result = redact(text)
+    assert token not in result.text
+    assert len([f for f in result.findings if f.kind == "huggingface_token"]) == 6
