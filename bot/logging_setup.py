@@ -11,8 +11,6 @@ import logging
 import sys
 from datetime import UTC, datetime
 
-from records.redact import redact
-
 PLAIN_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 
 
@@ -25,10 +23,10 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
-            "message": redact(record.getMessage()).text,
+            "message": _redacted(record.getMessage()),
         }
         if record.exc_info:
-            data["exception"] = redact(self.formatException(record.exc_info)).text
+            data["exception"] = _redacted(self.formatException(record.exc_info))
         return json.dumps(data, ensure_ascii=False)
 
 
@@ -37,7 +35,18 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """Return the formatted, redacted line."""
-        return redact(super().format(record)).text
+        return _redacted(super().format(record))
+
+
+def _redacted(text: str) -> str:
+    """Return text with its secrets masked; redaction is imported when the first line is written.
+
+    Its rules take 40 ms to load, and a one-shot command that logs nothing (``tracebot ask``) must
+    not pay for them.
+    """
+    from records.redact import redact  # noqa: PLC0415
+
+    return redact(text).text
 
 
 class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]

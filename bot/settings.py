@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from records.triage import MAX_INPUT_CHARS, TriageLimits
+from records.limits import MAX_INPUT_CHARS, TriageLimits
 
 DEFAULT_DB = Path("data/tracebot.db")
 DEFAULT_PASTE_HOSTS = (

@@ -22,6 +22,7 @@ from records._re2 import Match, Pattern, compile_pattern, encodable
 from records.extract import ExtractedError, Frame, extract
 from records.extraction.clean import clean_for_extraction
 from records.fingerprint import PLACEHOLDERS, fingerprint, normalize_text
+from records.limits import MAX_INPUT_CHARS, TriageLimits
 from records.matching.template import parse_template
 from records.redact import PERSONAL_KINDS, Redaction, redact
 
@@ -42,9 +43,6 @@ __all__ = [
     "usable_example",
 ]
 
-# Why 200,000: redaction is linear but not free (about 1 ms per KB at worst); a paste this long is a
-# log dump, and the whole lines of its head and tail that are kept hold more than any sample needs.
-MAX_INPUT_CHARS = 200_000
 MAX_MASKED_CHARS = 1_000
 MAX_DETAIL_CHARS = 500
 MAX_LIBRARIES = 12
@@ -74,15 +72,6 @@ class PasteOrigin:
     jump_url: str | None = None
     source: str = "unmatched"  # or "not_helpful"
     record_id: str | None = None  # the record a not-helpful answer showed
-
-
-@dataclass(frozen=True, slots=True)
-class TriageLimits:
-    """Caps that keep one user or one group from filling the tables."""
-
-    samples_per_group: int = 5
-    user_daily_pastes: int = 50
-    user_daily_groups: int = 10
 
 
 @dataclass(frozen=True, slots=True)
