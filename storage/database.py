@@ -71,6 +71,9 @@ class Database:
         """
         path = Path(path)
         _prepare_directory(path)
+        # One attempt never waits longer than the whole write_wait allows (SQLite waits busy_timeout
+        # inside each BEGIN before _begin's own retries start).
+        busy_timeout_ms = min(busy_timeout_ms, max(1, int(write_wait * 1000)))
         writer = await _connect(path, busy_timeout_ms)
         try:
             # Refuse a newer or damaged file before any pragma writes to it.
@@ -155,7 +158,7 @@ class Database:
                     raise _database_error(self.path, exc) from None
                 if time.monotonic() + pause > deadline:
                     raise DatabaseBusy(
-                        f"{self.path}: another process has held the write lock for over {self.write_wait:.0f} s "
+                        f"{self.path}: another process has held the write lock for over {self.write_wait:g} s "
                         "(an import or a bot using this database); try again when it is done"
                     ) from None
                 log.info("database busy: retrying the write in %.2f s", pause)

@@ -107,7 +107,7 @@ def test_oversized_file_refused_before_parsing(tmp_path: Path) -> None:
 
 def test_gzip_bomb_refused_by_decompressed_size(tmp_path: Path) -> None:
     path = tmp_path / "bomb.jsonl.gz"
-    path.write_bytes(gzip.compress(b"\n" * (2 * 1024 * 1024)))
+    path.write_bytes(gzip.compress((b" " * 1023 + b"\n") * 2048))  # 2 MiB from 2 KiB
     with pytest.raises(RecordFileError, match=r"decompressed data is over the 1,048,576-byte limit"):
         _items(path, max_bytes=1024 * 1024)
 

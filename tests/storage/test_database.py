@@ -122,6 +122,21 @@ async def test_a_writer_waits_a_bounded_time_for_another_process_then_says_so(tm
         other.close()
 
 
+async def test_one_attempt_never_waits_longer_than_the_whole_write_wait(tmp_path: Path) -> None:
+    # SQLite's busy timeout runs inside each BEGIN: left at 10 s, a write_wait of 0.5 s waited 10 s.
+    path = tmp_path / "short.db"
+    other = sqlite3.connect(path, isolation_level=None)
+    async with await Database.open(path, write_wait=0.5) as db:
+        async with db.transaction() as conn, conn.execute("PRAGMA busy_timeout") as cursor:
+            assert tuple(await one_row(cursor)) == (500,)
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(DatabaseBusy, match=r"for over 0\.5 s"):
+            await ReplyRepository(db).vote(reply_id=1, user_id=2, record_id="r", helpful=True, guild_id=None)
+    other.close()
+    async with await Database.open(path) as db, db.transaction() as conn, conn.execute("PRAGMA busy_timeout") as cursor:
+        assert tuple(await one_row(cursor)) == (10_000,)  # the default attempt when the whole wait is longer
+
+
 async def test_a_write_retries_until_the_other_writer_lets_go(tmp_path: Path) -> None:
     path = tmp_path / "retry.db"
     await (await Database.open(path)).close()
