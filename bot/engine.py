@@ -12,17 +12,21 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from records.errors import DatabaseMoved
-from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult
+from records.limits import MAX_INPUT_CHARS
+from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult, persist
 from records.merge import merge_site
 from records.model import Record
 from records.text import clean_text
-from records.triage import MAX_INPUT_CHARS
 from records.versions import version_key
 from storage.database import Database
 from storage.records import RecordRepository
-from storage.triage import TriageRepository
+
+if TYPE_CHECKING:
+    from storage.triage import TriageRepository
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +55,22 @@ def shipped_versions(
     return {repo: tuple(sorted(versions, key=version_key, reverse=True)) for repo, versions in found.items()}
 
 
+def saved_index_path(db_path: Path) -> Path:
+    """Return where the index of the database at ``db_path`` is saved (beside it)."""
+    return db_path.with_name(db_path.name + ".index")
+
+
+def _triage(db: Database) -> TriageRepository:
+    """Return the triage repository, imported on first use.
+
+    It brings in redaction and fingerprinting (a tenth of a second), which a ``tracebot ask`` that
+    loads a saved index never needs.
+    """
+    from storage.triage import TriageRepository  # noqa: PLC0415
+
+    return TriageRepository(db)
+
+
 class Engine:
     """Matches pastes against the store's records, keeping the in-memory index current."""
 
@@ -75,15 +95,23 @@ class Engine:
 
     @classmethod
     async def load(cls, db: Database) -> Engine:
-        """Build the index from every record in the store."""
+        """Load the index saved beside the store for its current revision, else build and save it."""
         started = time.perf_counter()
         repo = RecordRepository(db)
-        watermark = await repo.last_update()
-        entries = [entry async for entry in repo.index_entries()]
-        # Triage examples: pastes a maintainer linked to a record answer as that record.
-        entries += [entry async for entry in TriageRepository(db).example_entries()]
-        index = await asyncio.to_thread(MatchIndex.build, entries)
-        log.info("index built: %d records in %.2fs", len(index), time.perf_counter() - started)
+        # Read before the index: a write landing meanwhile is then re-read by the next reload, never lost.
+        watermark, revision = await repo.index_revision()
+        path = saved_index_path(db.path)
+        index = await asyncio.to_thread(persist.load, path, revision)
+        if index is not None:
+            entries = persist.entries(index)
+            log.info("index loaded: %d records in %.2fs", len(index), time.perf_counter() - started)
+        else:
+            entries = [entry async for entry in repo.index_entries()]
+            # Triage examples: pastes a maintainer linked to a record answer as that record.
+            entries += [entry async for entry in _triage(db).example_entries()]
+            index = await asyncio.to_thread(MatchIndex.build, entries)
+            log.info("index built: %d records in %.2fs", len(index), time.perf_counter() - started)
+            await asyncio.to_thread(persist.save, index, path, revision)
         return cls(db, Matcher(index), watermark, shipped_versions(entries))
 
     async def reload(self) -> int:
@@ -92,7 +120,7 @@ class Engine:
             index = self.matcher.index
             fresh = [e async for e in self.records.index_entries(updated_since=self._watermark)]
             # Examples linked or dropped in triage (possibly by another process, such as the CLI).
-            triage = TriageRepository(self.db)
+            triage = _triage(self.db)
             fresh += [e async for e in triage.example_entries()]
             dropped = [i for i in await triage.removed_example_ids() if index.get(i) is not None]
             changed = [e for e in fresh if index.get(e.id) != e]

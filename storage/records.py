@@ -142,6 +142,23 @@ class RecordRepository:
                 for row in rows:
                     yield _index_entry(row)
 
+    async def index_revision(self) -> tuple[str | None, str]:
+        """Return the newest ``updated_at`` and the revision of what the index is built from, in one read.
+
+        The revision changes with every write to the records or the triage examples (a token the
+        triggers of migration 0007 replace) and with the schema, so an index saved at a revision holds
+        exactly that revision's record set. One statement: the watermark and the revision come from
+        the same snapshot.
+        """
+        row = await self._db.fetch_one(
+            "SELECT (SELECT max(updated_at) FROM records) AS newest, (SELECT token FROM index_revision) AS token, "
+            "(SELECT user_version FROM pragma_user_version) AS version, "
+            "(SELECT schema_version FROM pragma_schema_version) AS schema"
+        )
+        assert row is not None  # a SELECT without FROM gives one row
+        newest = str(row["newest"]) if row["newest"] is not None else None
+        return newest, f"{row['version']}.{row['schema']}.{row['token']}"
+
     async def last_update(self) -> str | None:
         """Return the newest ``updated_at`` of any record (a watermark for reloading the index)."""
         row = await self._db.fetch_one("SELECT max(updated_at) AS newest FROM records")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import COMMANDS, build_parser, main, plain
+from tests.conftest import SEEDS_JSONL
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,6 +101,36 @@ def test_help_and_the_offline_commands_do_not_import_discord() -> None:
         "print(sorted(m for m in ('discord', 'aiohttp', 'rich') if m in sys.modules))\n"
     )
     assert _run(code) == "[]"
+
+
+# What a one-shot `tracebot ask` never uses once its index is saved: Discord, triage and redaction.
+_NOT_FOR_ASK = (
+    "discord",
+    "aiohttp",
+    "rich",
+    "records.triage",
+    "records.redact",
+    "records.fingerprint",
+    "storage.triage",
+)
+
+
+def test_ask_with_a_saved_index_imports_neither_discord_nor_triage_nor_redaction(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    tracebot = [sys.executable, "-m", "bot"]
+    subprocess.run([*tracebot, "records", "import", str(SEEDS_JSONL), "--db", str(db)], check=True, capture_output=True)
+    code = (
+        "import sys\n"
+        "from bot.cli import main\n"
+        "status = main(['ask', '--db', sys.argv[1], 'RuntimeError: assisted decoding requires a cache'])\n"
+        f"print(status, sorted(m for m in {_NOT_FOR_ASK!r} if m in sys.modules), file=sys.stderr)\n"
+    )
+    ask = [sys.executable, "-c", code, str(db)]
+    built = subprocess.run(ask, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert "storage.triage" in built.stderr  # the first ask builds the index, with the triage examples
+    loaded = subprocess.run(ask, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert loaded.stderr.strip() == "0 []"
+    assert loaded.stdout == built.stdout and "assisted decoding requires a cache" in loaded.stdout
 
 
 def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:

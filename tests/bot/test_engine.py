@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Engine
+from bot.engine import Engine, saved_index_path
 from records.errors import DatabaseMoved
-from records.matching import IndexEntry
+from records.matching import IndexEntry, MatchIndex, persist
 from storage.database import Database
 from storage.importer import import_paths
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
@@ -126,3 +126,44 @@ async def test_the_watcher_stops_when_the_database_file_goes(tmp_path: Path, how
             await asyncio.wait_for(engine.watch(interval=0.05), 30)
     finally:
         await db.close()
+
+
+def _no_build(entries: object) -> None:
+    raise AssertionError("the index was built instead of loaded")
+
+
+async def test_a_load_saves_the_index_and_the_next_load_reads_it(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    await import_paths(db, [SEEDS_JSONL])
+    first = await Engine.load(db)
+    assert saved_index_path(db.path).is_file()
+    monkeypatch.setattr(MatchIndex, "build", _no_build)
+    second = await Engine.load(db)
+    for paste in ("RuntimeError: assisted decoding requires a cache", NEW_ERROR):
+        assert (await second.answer(paste)).result == (await first.answer(paste)).result
+    assert second.shipped == first.shipped and second.record_count == first.record_count == 3
+
+
+async def test_a_write_after_the_save_makes_the_next_load_build_again(
+    db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await import_paths(db, [SEEDS_JSONL])
+    await Engine.load(db)
+    new = make_record(id="flux1", errorMessage="the quantum flux capacitor refused configuration {name}")
+    records = tmp_path / "new.jsonl"
+    records.write_text(json.dumps(new) + "\n")
+    await import_paths(db, [records])
+    result = (await (await Engine.load(db)).answer(NEW_ERROR)).result
+    assert result.status == "matched" and result.matches[0].id == "flux1"
+    monkeypatch.setattr(MatchIndex, "build", _no_build)  # and that build was saved in turn
+    assert (await (await Engine.load(db)).answer(NEW_ERROR)).result == result
+
+
+async def test_a_damaged_saved_index_is_rebuilt_and_saved_again(db: Database) -> None:
+    await import_paths(db, [SEEDS_JSONL])
+    await Engine.load(db)
+    path = saved_index_path(db.path)
+    path.write_bytes(path.read_bytes()[:-10])
+    engine = await Engine.load(db)
+    assert (await engine.answer("RuntimeError: assisted decoding requires a cache")).result.status == "matched"
+    _, revision = await engine.records.index_revision()
+    assert persist.load(path, revision) is not None
