@@ -12,6 +12,9 @@ from typing import Protocol, cast
 import re2
 
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
+# google-re2's own converters between UTF-8 byte counts and character counts, as its str path uses them.
+_CHARACTERS = re2._re2.BytesToCharLen
+_BYTES = re2._re2.CharLenToBytes
 
 
 class Match(Protocol):
@@ -110,9 +113,7 @@ class _Dual:
     def spans(self, text: str) -> Iterator[Spans]:
         """Yield the spans of every match, in the order finditer() yields its matches."""
         if not text.isascii():
-            groups = range(self.groups + 1)
-            for match in self._str.finditer(text):
-                yield [match.span(group) for group in groups]
+            yield from self._utf8_spans(text)
             return
         data = text.encode("ascii")
         search = self._search
@@ -126,6 +127,37 @@ class _Dual:
             if position == end:
                 return
             position = spans[0][1] if spans[0][1] != position else position + 1
+
+    def _utf8_spans(self, text: str) -> Iterator[Spans]:
+        """Yield the spans of every match in non-ASCII text, in characters (RE2 runs on its UTF-8 bytes).
+
+        The wrapper's str path does the same with a match object and a dict of offsets per match; here each
+        offset is counted from the match's start, and the match's start from the previous one's.
+        """
+        data = text.encode("utf-8")
+        search = self._search
+        position, end = 0, len(data)
+        byte_at = char_at = 0  # a byte offset and its character offset, at or before the next match
+        while True:
+            spans = search(_UNANCHORED, data, position, end)
+            start = spans[0][0]
+            if start < 0:
+                return
+            char_at += _CHARACTERS(data, byte_at, start)
+            byte_at = start
+            yield [_characters(data, start, char_at, span) for span in spans]
+            if position == end:
+                return
+            position = spans[0][1] if spans[0][1] != position else position + _BYTES(data, position, 1)
+
+
+def _characters(data: bytes, start: int, char_start: int, span: tuple[int, int]) -> tuple[int, int]:
+    """Return a span of a match in UTF-8 bytes as characters, given the match's start in both."""
+    a, b = span
+    if a < 0:
+        return span
+    a_char = char_start if a == start else char_start + _CHARACTERS(data, start, a)
+    return a_char, a_char if b == a else a_char + _CHARACTERS(data, a, b)
 
 
 def compile_spans(pattern: str) -> SpanPattern:
