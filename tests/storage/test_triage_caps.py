@@ -47,11 +47,12 @@ async def rows(db: Database, table: str) -> int:
 
 async def test_a_flood_of_one_paste_is_counted_whole(repo: TriageRepository, db: Database) -> None:
     flood = observed(paste("1.0.0"))
-    outcomes = [(await repo.log(flood, origin(666, n), LIMITS, DAY)).outcome for n in range(1_000)]
+    # Four times the daily cap (benchmarks/bench_bot_load.py floods the bot with 1,000).
+    outcomes = [(await repo.log(flood, origin(666, n), LIMITS, DAY)).outcome for n in range(200)]
     assert outcomes.count("logged") == LIMITS.user_daily_pastes
-    assert outcomes.count("counted") == 1_000 - LIMITS.user_daily_pastes
+    assert outcomes.count("counted") == 200 - LIMITS.user_daily_pastes
     group = await repo.get(1)
-    assert group is not None and group.count == 1_000 and group.people == 1
+    assert group is not None and group.count == 200 and group.people == 1
     # One author keeps one sample, whatever the count; the secret never reached the table.
     assert await rows(db, "triage_samples") == 1
     report = await repo.report(1)
@@ -65,14 +66,14 @@ async def test_capped_pastes_store_nothing_that_grows(repo: TriageRepository, db
     before = {t: await rows(db, t) for t in ("triage_samples", "triage_aliases", "triage_versions", "triage_groups")}
     # Past the cap: made-up versions, and a bare final line of the same error (another key, routed
     # by the loose key) are counted, but add no version, alias or sample row.
-    for n in range(200):
+    for n in range(60):
         await repo.log(observed(paste(f"9.{n}.0")), origin(666, n), LIMITS, DAY)
         bare = observed(f"ValueError: the quantum flux capacitor refused token {CANARY}")
         assert (await repo.log(bare, origin(666, n), LIMITS, DAY)).outcome == "counted"
     after = {t: await rows(db, t) for t in before}
     assert after == before
     group = await repo.get(1)
-    assert group is not None and group.count == LIMITS.user_daily_pastes + 400
+    assert group is not None and group.count == LIMITS.user_daily_pastes + 2 * 60
     assert group.versions == {"hubclient": ["1.0.0"]}
 
 
