@@ -23,6 +23,7 @@ def shipped(request: pytest.FixtureRequest) -> list[Record]:
         return [Record.model_validate_json(line) for line in handle]
 
 
+@pytest.mark.sweep  # every shipped record: untraced (see tests/conftest.py)
 def test_every_generated_text_is_grounded_filled_and_not_repeated(shipped: list[Record]) -> None:
     found = [f"{r.id} {r.file_path}:{r.line_number}: {p}" for r in shipped for p in problems(r)]
     assert found == [], f"{len(found)} problems, first: {found[:5]}"
@@ -78,6 +79,7 @@ def _shape_faults(record: Record) -> list[str]:
     return faults
 
 
+@pytest.mark.sweep  # every shipped record: untraced (see tests/conftest.py)
 def test_message_and_list_driven_steps_are_backed_by_the_message_or_the_source(shipped: list[Record]) -> None:
     found = [f"{r.id} {r.file_path}:{r.line_number}: {f}" for r in shipped for f in _shape_faults(r)]
     assert found == [], f"{len(found)} unbacked steps, first: {found[:5]}"
