@@ -14,8 +14,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.cli._common import Handler
 from records.errors import TracebotError
@@ -65,10 +64,33 @@ def plain(text: str) -> str:
 
 def tracebot_version() -> str:
     """Return the installed tracebot version."""
+    # Imported here: importlib.metadata (and the email parser it brings) takes longer to import than
+    # a tenth of `tracebot --help`, and only --version needs it.
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
     try:
         return version("tracebot")
     except PackageNotFoundError:  # running from a checkout that was never installed
         return "unknown"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print the installed version and exit, looking it up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "show the version and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        """Print ``tracebot <version>`` and exit."""
+        print(f"tracebot {tracebot_version()}")
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -81,7 +103,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="tracebot",
         description="Explain pasted Python errors from a record set; queue the unexplained ones.",
     )
-    parser.add_argument("--version", action="version", version=f"tracebot {tracebot_version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     wanted = {module for name, (module, _) in COMMANDS.items() if command in (None, name)}
     for name, (module, help_text) in COMMANDS.items():
