@@ -5,7 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def fixture_records() -> list[Record]:
     return _mine(FIXTURE_TREE, workers=1)[0]
 
 
-def _by_message(records: list[Record], start: str) -> Record:
+def _by_message(records: Sequence[Record], start: str) -> Record:
     found = [r for r in records if r.error_message.startswith(start)]
     assert len(found) == 1, [r.error_message for r in found]
     return found[0]
@@ -431,26 +432,28 @@ def test_command_line_reports_a_missing_directory(tmp_path: Path, capsys: pytest
 # --- the shipped transformers record sets ---------------------------------------------------------
 
 
-def _shipped(version: str) -> list[Record]:
+@cache
+def _shipped(version: str) -> tuple[Record, ...]:
+    # Read once per test process: several tests look into each set (records are frozen).
     with gzip.open(SHIPPED[version], "rt", encoding="utf-8") as handle:
-        return [Record.model_validate_json(line) for line in handle]
+        return tuple(Record.model_validate_json(line) for line in handle)
 
 
 @pytest.fixture(scope="module", params=sorted(SHIPPED))
-def shipped(request: pytest.FixtureRequest) -> tuple[str, list[Record]]:
+def shipped(request: pytest.FixtureRequest) -> tuple[str, tuple[Record, ...]]:
     """One shipped record set: its library version and records."""
     return request.param, _shipped(request.param)
 
 
 @pytest.mark.sweep
-def test_shipped_patterns_match_their_rendered_messages(shipped: tuple[str, list[Record]]) -> None:
+def test_shipped_patterns_match_their_rendered_messages(shipped: tuple[str, tuple[Record, ...]]) -> None:
     version, records = shipped
     failures = [r.id for r in records if not _self_matches(r)]
     assert len(records) > 5000
     assert failures == [], f"{len(failures)} of {len(records)} patterns do not match in {version}"
 
 
-def test_shipped_records_are_mined_from_their_release(shipped: tuple[str, list[Record]]) -> None:
+def test_shipped_records_are_mined_from_their_release(shipped: tuple[str, tuple[Record, ...]]) -> None:
     version, records = shipped
     assert {(r.library_version, r.analyzed_sha, r.origin, r.repo) for r in records} == {
         (version, f"v{version}", "mined", "huggingface/transformers")
