@@ -2,8 +2,10 @@
 
 Records are grouped by their message template (the same text raised in several files or versions
 is one template with several members). Each template is posted under the few rarest words of its
-literal parts (rarity counted over all templates). A query looks up the words of the pasted message
-and ranks the templates whose rare words it contains; only those few dozen are scored exactly, and
+literal parts (rarity counted over all templates) and its first words. A query looks up the words of
+the pasted message and ranks the templates whose posted words it contains, by the share of the
+template's posted weight the paste holds plus the share of the paste's weight the template holds (a
+whole message, or the first sentence of a long one); only those few dozen are scored exactly, and
 the paste's frames then choose among each template's members. Because templates are posted under
 rare words only, posting lists stay short even at a million records.
 
@@ -23,8 +25,8 @@ Libraries measured instead, on the same set (100k records, machine loaded, 1-min
 - RE2's ``Set`` over every record's pattern took 17.6 s to compile and 364 ms to match one message
   (20 ms at 10k): its automaton outgrows memory and falls back to the slow engine, and it answers
   only whole-message matches, never a fragment or a cut-off message;
-- tantivy and SQLite FTS5 were not measured: both rank by BM25, not by the share of a template's
-  rare words a paste holds (the ranking every threshold was chosen on), and FTS5 would put a
+- tantivy and SQLite FTS5 were not measured: both rank by BM25, not by the shares of a template's
+  and a paste's posted words each holds of the other (the ranking thresholds were chosen on), and FTS5 would put a
   database query (SQL, outside ``storage/``) into every match.
 """
 
@@ -40,11 +42,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from records.matching.template import Template, literal_key, literal_words, message_words, parse_template
+from records.matching.template import Template, leading_words, literal_key, literal_words, message_words, parse_template
 from records.model import Record
 
 WORDS_PER_TEMPLATE = 6
-OPENING_WORDS, OPENING_CHARS = 3, 160  # extra words posted from the opening of a long template
+OPENING_WORDS = 3  # extra words posted from the opening of a template (its first words)
 # A word posted for more templates than this says little about which one a paste is (too common).
 MAX_POSTING = 50_000
 # Words are visited rarest first. Once candidates exist, a word posted for more templates than this
@@ -224,8 +226,9 @@ class MatchIndex:
     def candidates(self, message: str, limit: int = 40) -> list[Candidate]:
         """Return up to ``limit`` templates whose rare words the message contains, best covered first.
 
-        A template's score is the weight of its posted words the message holds, over the weight of
-        all its posted words. Words are taken rarest first; a word posted for more than
+        A template's rank is the weight of its posted words the message holds, over the weight of all
+        its posted words, plus the same weight over that of all the message's posted words (its
+        ``coverage`` is the first share). Words are taken rarest first; a word posted for more than
         ``MAX_POSTING`` templates counts for nothing, and one posted for more than ``DENSE_POSTING``
         never brings in a template of its own while a rarer word can (it only adds weight).
         """
@@ -244,7 +247,11 @@ class MatchIndex:
             posting = _view(self._postings[word])
             at = np.minimum(np.searchsorted(posting, slots), len(posting) - 1)
             got[posting[at] == slots] += self._weight(word)
-        key = got / np.frombuffer(self._denominators, dtype=np.float64)[slots]
+        # Two shares, added: of the template's posted weight the paste holds (a whole message pasted),
+        # and of the paste's weight the template holds (a first sentence of a long message, whose
+        # template is mostly words the paste lacks, yet holds every word the paste has).
+        pasted = sum(self._weight(w) for w in usable)
+        key = got / np.frombuffer(self._denominators, dtype=np.float64)[slots] + got / pasted
         result: list[Candidate] = []
         for k in _best(key, first_seen, limit):
             group = self._groups[int(slots[k])]
@@ -292,9 +299,9 @@ class MatchIndex:
         rarity = lambda w: (self._df[w], -len(w), w)  # noqa: E731
         rare = sorted(words, key=rarity)[:WORDS_PER_TEMPLATE]
         # Pastes often hold only the start of a long message (cut off, or its first sentence before a
-        # long value): post the rarest words of its opening too, so that the start alone finds it.
-        opening = literal_words(Template((group.template.segments[0][:OPENING_CHARS],), 0)).difference(rare)
-        rare += sorted(opening, key=rarity)[:OPENING_WORDS]
+        # long value): post its first words too, so that the start alone finds it. The first words, not
+        # the rarest of a longer opening: a paste of the first clause holds those and no others.
+        rare += leading_words(group.template, OPENING_WORDS, frozenset(rare))
         group.posted = tuple(sys.intern(w) for w in rare)  # one string per word, shared by every template
         group.posted_weight = sum(self._weight(w) for w in group.posted) or 1.0
         self._denominators[slot] = group.posted_weight

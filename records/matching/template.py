@@ -14,6 +14,7 @@ from functools import lru_cache
 # Project-written, linear patterns over record text (no nested quantifiers).
 _WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 _SPACE = re.compile(r"\s+")
+_CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
 STOPWORDS = frozenset(
     [
         "the",
@@ -182,6 +183,39 @@ def literal_words(template: Template) -> set[str]:
     # One findall over the joined literals; the NUL keeps words from fusing across a hole.
     text = "\x00".join(template.segments).lower()
     return {w for w in _WORD.findall(text) if w not in STOPWORDS}
+
+
+@lru_cache(maxsize=65_536)
+def first_clause(segments: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Return a template's segments up to the end of its first sentence, or None if it has one only.
+
+    A sentence ends at ".", "!", "?" or ";" before white space, or at a line break, inside a literal
+    segment: "Can't load tokenizer for '{name}'. If you were ..." gives ("Can't load tokenizer for '", "'.").
+    """
+    for k, segment in enumerate(segments):
+        end = _CLAUSE_END.search(segment)
+        if end is None:
+            continue
+        if not (segment[end.end() :] + "".join(segments[k + 1 :])).strip():
+            return None  # the end of the last sentence: the whole template
+        return (*segments[:k], segment[: end.end()])
+    return None
+
+
+def leading_words(template: Template, count: int, skip: frozenset[str] = frozenset()) -> list[str]:
+    """Return the first ``count`` distinct words of the template's literal text, in order, not in ``skip``.
+
+    The literal text starts at the first non-empty segment: a template opening with a placeholder
+    ("{path} is not a local folder ...") opens, for a paste, with the words after it.
+    """
+    words: list[str] = []
+    for segment in template.segments:
+        for word in _WORD.findall(segment.lower()):
+            if word not in STOPWORDS and word not in skip and word not in words:
+                words.append(word)
+                if len(words) == count:
+                    return words
+    return words
 
 
 def message_words(text: str) -> set[str]:

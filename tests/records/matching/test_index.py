@@ -44,7 +44,11 @@ def _walk(index: MatchIndex, message: str, limit: int) -> list[tuple[str, float]
             for slot in slots:
                 gained[slot] = gained.get(slot, 0.0) + weight
     groups = {slot: group for slot in gained if (group := index._groups[slot]) is not None}
-    ranked = sorted(gained.items(), key=lambda item: item[1] / groups[item[0]].posted_weight, reverse=True)
+    # Ranked by both shares: of the template's posted weight, and of the message's.
+    pasted = sum(index._weight(w) for w in words if len(postings[w]) <= index_module.MAX_POSTING)
+    ranked = sorted(
+        gained.items(), key=lambda item: item[1] / groups[item[0]].posted_weight + item[1] / pasted, reverse=True
+    )
     return [(groups[s].text, min(got / groups[s].posted_weight, 1.0)) for s, got in ranked[:limit]]
 
 
@@ -100,3 +104,32 @@ def test_upsert_and_remove_keep_postings_and_lookups_consistent() -> None:
     for _ in range(50):
         message = " ".join(rng.sample(WORDS, 6))
         assert _ranked(index, message, 10) == _walk(index, message, 10)
+
+
+def test_a_template_opening_with_a_placeholder_is_posted_under_the_first_words_after_it() -> None:
+    long = "{path} is not a local folder and is not a valid model identifier listed on the zeppelin registry"
+    # Other templates hold the sentence's first words, so that its rarest words are all at its end.
+    others = [f"{w} clash{n}" for n, w in enumerate(["local", "folder", "valid", "model", "identifier", "listed"] * 2)]
+    entries = [IndexEntry(id="long", error_message=long)]
+    entries += [IndexEntry(id=f"o{n}", error_message=text) for n, text in enumerate(others)]
+    index = MatchIndex.build(entries)
+    posted = next(g for g in index._groups if g is not None and g.text == long).posted
+    assert {"local", "folder", "valid"} <= set(posted)
+    assert long in [c.group.text for c in index.candidates("org/tiny is not a local folder and is not a valid", 24)]
+
+
+def test_the_first_sentence_of_a_long_template_finds_it_among_short_ones_holding_its_words() -> None:
+    long = (
+        "Input length of {name} is {n}, but `max_length` is set to {m}. This can lead to unexpected behavior. "
+        "You should consider increasing `max_length` or, better yet, setting `max_new_tokens`."
+    )
+    # Short templates hold one of the sentence's words each: they hold a larger share of their own
+    # posted weight than the long template does (most of its weight is in its second sentence), but a
+    # smaller share of the paste's.
+    short = [f"{word} unique{n}" for n, word in enumerate(["input", "length", "max"] * 4)]
+    entries = [IndexEntry(id="long", error_message=long)]
+    entries += [IndexEntry(id=f"s{n}", error_message=text) for n, text in enumerate(short)]
+    index = MatchIndex.build(entries)
+    found = index.candidates("Input length of input_ids is 2048, but `max_length` is set to 2048.", 3)
+    assert found[0].group.text == long
+    assert found[0].coverage < max(c.coverage for c in found[1:])  # coverage stays the template's own share

@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from records.matching.template import (
+    first_clause,
+    leading_words,
     literal_words,
     parse_template,
     segments_in_order,
@@ -40,6 +42,44 @@ def test_template_from_pattern() -> None:
 def test_literal_words_skip_stopwords_and_short_words() -> None:
     words = literal_words(parse_template("The model {x} is not supported with a cache"))
     assert words == {"model", "supported", "cache"}
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "words"),
+    [
+        ("Input length of {n} is {m}, but `max_length` is set to {k}.", 3, ["input", "length", "max"]),
+        ("{path} is not a local folder and is not a valid model", 3, ["local", "folder", "valid"]),  # after the hole
+        ("the and of", 3, []),
+    ],
+)
+def test_leading_words_are_the_first_words_of_the_literal_text_in_order(
+    text: str, count: int, words: list[str]
+) -> None:
+    assert leading_words(parse_template(text), count) == words
+
+
+def test_leading_words_skip_words_already_posted() -> None:
+    assert leading_words(parse_template("load tokenizer for {x}"), 2, frozenset({"load"})) == ["tokenizer"]
+
+
+@pytest.mark.parametrize(
+    ("text", "clause"),
+    [
+        ("Can't load tokenizer for '{n}'. If you were trying {x}", ("Can't load tokenizer for '", "'.")),
+        (
+            "{p} does not appear to have a file named {f}. Checkout {u}",
+            ("", " does not appear to have a file named ", "."),
+        ),
+        ("{p} is not a local folder\nIf this is private", ("", " is not a local folder\n")),  # a line break ends one
+        ("First sentence. Second one {x}", ("First sentence.",)),
+        ("One sentence only, value {x}.", None),  # the template's own end is no first sentence
+        ("Version 4.{minor} is needed", None),  # a point inside a number ends nothing
+    ],
+)
+def test_first_clause_ends_at_the_first_sentence_end_inside_literal_text(
+    text: str, clause: tuple[str, ...] | None
+) -> None:
+    assert first_clause(parse_template(text).segments) == clause
 
 
 @pytest.mark.parametrize(
