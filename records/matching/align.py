@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from records.matching.template import first_clause
+
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 # Segments shorter than this (squashed) are found almost anywhere ("of", "is"): they may not pull the
 # alignment past the next long segment, and a cut inside a segment counts only from this length.
@@ -106,6 +108,25 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
             outside = min(1.0, outside + trailing / len(hay))
     replaced = not consistent and _gaps_filled(segments, needles, hits, last)
     return Alignment(found / total, found, consistent, outside, replaced)
+
+
+def is_first_clause(segments: tuple[str, ...], message: str, min_chars: int) -> bool:
+    """Tell whether ``message`` is the template's whole first sentence, and nothing more of its text.
+
+    The sentence (``first_clause``) must be one run of at least ``min_chars`` squashed literal
+    characters, found whole, the message opening with it (or with a value, when the template opens
+    with a placeholder) and ending where the sentence does (or in a value, when it ends in one). One
+    run only: holes inside a short sentence take any text ("Error no file named {a} or {b} found in
+    directory {c}." fits a message naming four files), so its few words in order tell little.
+    """
+    clause = first_clause(segments)
+    if clause is None:
+        return False
+    needles = squashed_segments(clause)
+    if len(needles) != 1 or len(needles[0]) < min_chars:
+        return False
+    alignment = align(clause, message)
+    return alignment.consistent and alignment.covered >= 1.0 and alignment.outside == 0.0
 
 
 def _gaps_filled(segments: tuple[str, ...], needles: tuple[str, ...], hits: list[int | None], last: int) -> bool:

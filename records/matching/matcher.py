@@ -397,16 +397,20 @@ def _join_reworded(answers: list[Match], framed: list[bool], margin: float) -> t
     """Join the answers that are one raise site whose wording changed between versions.
 
     Shipped versions raise "Unrecognized model in {x}. Should have a `model_type` key in its {y}." in
-    one and the same sentence going on in another, in the same file, with the same class. A paste
-    that both fit about as well (within ``margin``) cannot say which version it came from, and two
-    answers of one check say nothing more than one: the better one stands for both.
+    one and the same sentence going on in another, in the same file, with the same class; a curated
+    record may keep the wording of an older release no shipped version raises. A paste that both fit
+    about as well (within ``margin``) cannot say which version it came from, and two answers of one
+    check say nothing more than one: the better one stands for both.
     """
     kept: list[Match] = []
     kept_framed: list[bool] = []
     # Only an answer in the same file can be reworded: looking among those alone keeps a message raised
     # in 444 files from comparing every answer with every other (it was a fifth of a paste's time).
     in_file: dict[str, list[int]] = {}
-    for answer, frame in sorted(zip(answers, framed, strict=True), key=lambda pair: -pair[0].rank):
+    # On a tie the wording a shipped version raises stands for the others (it is located, and current).
+    for answer, frame in sorted(
+        zip(answers, framed, strict=True), key=lambda pair: (-pair[0].rank, not pair[0].versions)
+    ):
         same_file = in_file.get(answer.file_path, []) if answer.file_path is not None else []
         host = next((k for k in same_file if _reworded(kept[k], answer, margin)), None)
         if host is None:
@@ -431,7 +435,9 @@ def _reworded(kept: Match, other: Match, margin: float) -> bool:
         return False
     if short_class(kept.error_class) != short_class(other.error_class):
         return False
-    if not kept.versions or not other.versions or set(kept.versions) & set(other.versions):
+    # A curated wording no shipped version raises has no versions: disjoint from a shipped one's. Two
+    # such wordings cannot be told apart from two checks of one version; they stay apart.
+    if not (kept.versions or other.versions) or set(kept.versions) & set(other.versions):
         return False
     a, b = squashed_literal(kept.error_message), squashed_literal(other.error_message)
     return len(a) >= REWORDED_OPENING and len(b) >= REWORDED_OPENING and a[:REWORDED_OPENING] == b[:REWORDED_OPENING]

@@ -7,6 +7,8 @@ paste that quotes the raise statement of one of two look-alike templates.
 
 from __future__ import annotations
 
+import pytest
+
 from records.matching import IndexEntry, Matcher, MatchIndex
 from records.matching.align import Alignment, align
 from records.matching.evidence import text_evidence
@@ -122,3 +124,74 @@ def test_the_quoted_raise_statement_picks_the_file_of_its_template() -> None:
     assert matcher.match(message).matches[0].file_path == "src/transformers/trainer.py"  # the shared one
     quoted = matcher.match('raise ValueError(f"Can\'t find a valid checkpoint at {checkpoint_path}")\n' + message)
     assert quoted.matches[0].file_path == "src/transformers/integrations/deepspeed.py"
+
+
+TOKENIZER = (
+    "Can't load tokenizer for '{name}'. If you were trying to load it from 'https://huggingface.co/models', make "
+    "sure you don't have a local directory with the same name. Otherwise, make sure '{name}' is the correct path."
+)
+NO_FILE = "{repo} does not appear to have a file named {filename}. Checkout 'https://huggingface.co/{repo}' for files."
+
+
+def test_a_templates_whole_first_sentence_is_a_telling_piece_though_short() -> None:
+    pasted = "Can't load tokenizer for 'openai/clip-vit-large-patch14'"  # 20 letters of the template's text
+    evidence = text_evidence(parse_template(TOKENIZER), None, pasted)
+    assert evidence.found_chars < 45 and evidence.clause and evidence.telling
+    assert evidence.text >= 0.85
+
+
+def test_a_first_sentence_after_an_opening_placeholder_is_a_piece_too() -> None:
+    evidence = text_evidence(parse_template(NO_FILE), None, "depth_vitl14 does not appear to have a file named x.json")
+    assert evidence.clause and evidence.telling
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "Can't load tokenizer",  # cut inside the sentence: a cut piece, scored by its length
+        "I can't load tokenizer for 'gpt2' today",  # the person's words before it: not the sentence alone
+    ],
+)
+def test_a_cut_or_quoted_sentence_is_no_whole_first_sentence(pasted: str) -> None:
+    assert not text_evidence(parse_template(TOKENIZER), None, pasted).clause
+
+
+def test_a_short_first_sentence_with_holes_inside_is_no_telling_piece() -> None:
+    # Its holes take any text: a message naming four files fits it as well as one naming two.
+    template = "Error no file named {a} or {b} found in directory {path}. Please make sure it was saved with them."
+    pasted = "Error no file named model.bin, tf_model.h5, model.ckpt or flax.msgpack found in directory org/m"
+    evidence = text_evidence(parse_template(template), None, pasted)
+    assert evidence.consistent and not evidence.clause and not evidence.telling
+
+
+def test_a_first_sentence_pasted_without_class_matches_its_template() -> None:
+    matcher = _matcher(_mined("hub", NO_FILE, "src/transformers/utils/hub.py", 470, "5.24.0"))
+    result = matcher.match("depth_anything_vitl14 does not appear to have a file named preprocessor_config.json")
+    assert result.status == "matched" and result.matches[0].id == "hub"
+
+
+def test_a_curated_older_wording_no_shipped_version_raises_joins_the_shipped_one() -> None:
+    path = "src/transformers/utils/hub.py"
+    first = "{path} is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'"
+    shipped = IndexEntry(
+        "new", first + "\nIf this is a private repository, log in with `hf auth login`.", "OSError", None, path,
+        569, "huggingface/transformers", False, "5.24.0",
+    )  # fmt: skip
+    older = IndexEntry(
+        "old", first + "\nIf this is a private repository, pass `use_auth_token=True`.", "OSError", None, path,
+        None, "huggingface/transformers", True, None,
+    )  # fmt: skip
+    result = _matcher(older, shipped).match("OSError: " + first.replace("{path}", "org/tiny-7b"))
+    assert result.status == "matched"
+    assert result.matches[0].line_number == 569 and set(result.matches[0].member_ids) == {"new", "old"}
+
+
+def test_two_curated_wordings_without_versions_stay_apart() -> None:
+    path = "src/transformers/utils/hub.py"
+    first = "{path} is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'"
+    curated = [
+        IndexEntry(rid, first + tail, "OSError", None, path, None, "huggingface/transformers", True, None)
+        for rid, tail in [("a", "\nPass `use_auth_token=True`."), ("b", "\nLog in with `huggingface-cli login`.")]
+    ]
+    result = _matcher(*curated).match("OSError: " + first.replace("{path}", "org/tiny-7b"))
+    assert len(result.matches) == 2
