@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -63,16 +63,12 @@ def _line_of(path: Path, text: str) -> int:
     return next(i for i in range(hit, -1, -1) if lines[i].lstrip().startswith("raise")) + 1
 
 
-def _always(value: str) -> Callable[[str], str]:
-    """Return a placeholder renderer that gives every expression the same text."""
-    return lambda _expr: value
-
-
 def _self_matches(record: Record) -> bool:
     """Tell whether the record's pattern matches its template rendered with every sample value."""
     pattern = re2.compile(record.message_pattern or "")
+    parts = split_template(record.error_message)  # once: splitting is most of the time over ~13k records
     for sample in SAMPLE_VALUES:
-        rendered = render_template(record.error_message, _always(sample))
+        rendered = "".join(part if isinstance(part, str) else sample for part in parts)
         if not pattern.fullmatch(rendered):
             return False
     return True
