@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.evalset import shipped_records
 from bot.engine import Engine, saved_index_path
 from records.errors import DatabaseMoved
 from records.matching import IndexEntry, MatchIndex, persist
@@ -18,7 +19,6 @@ from storage.database import Database
 from storage.importer import import_paths
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
 
-SHIPPED_DATA = Path(__file__).resolve().parents[2] / "records" / "data"
 NEW_ERROR = "ValueError: the quantum flux capacitor refused configuration zeta-nine"
 
 
@@ -67,9 +67,12 @@ async def test_reload_picks_up_changed_records(db: Database, tmp_path: Path) -> 
     assert await engine.reload() == 0  # nothing new
 
 
-@pytest.mark.sweep
-async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database) -> None:
-    await import_paths(db, [SHIPPED_DATA])
+async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database, tmp_path: Path) -> None:
+    # The seeds and every shipped record of their file in both releases: the fold, not the volume.
+    mined = tmp_path / "generation-utils.jsonl"
+    same_file = [r for r in shipped_records() if r.file_path == "src/transformers/generation/utils.py"]
+    mined.write_text("".join(r.canonical_json() + "\n" for r in same_file), encoding="utf-8")
+    await import_paths(db, [SEEDS_JSONL, mined])
     engine = await Engine.load(db)
     answer = await engine.answer("ValueError: assisted generation is not supported with stateful models, such as X")
     record = answer.record(SEED_IDS["stateful"])
