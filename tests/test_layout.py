@@ -22,6 +22,7 @@ The allow-lists below are checked too: an entry that is no longer needed fails, 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,8 @@ def mirrored_test_module(source: Path) -> Path:
     return Path("tests", *folders, f"test_{source.stem.lstrip('_')}.py")
 
 
-def modules_needing_tests() -> list[Path]:
+@cache  # parsed once per process: collection and the allow-list check both ask
+def modules_needing_tests() -> tuple[Path, ...]:
     """Return every source module the rule asks a test module for, relative to the project root."""
     found = []
     for package in SOURCE_PACKAGES:
@@ -116,7 +118,7 @@ def modules_needing_tests() -> list[Path]:
             if source.name == "__main__.py" or not logic or (source.name == "__init__.py" and set(logic) <= HOOKS):
                 continue
             found.append(source)
-    return found
+    return tuple(found)
 
 
 ALLOWED = EXCEPTIONS | IN_FLIGHT | NOT_YET_SPLIT
