@@ -13,7 +13,7 @@ so a Hugging Face token inside a URL password is reported as a ``huggingface_tok
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
@@ -99,9 +99,10 @@ def _secret_span(spans: Spans) -> tuple[int, int]:
     return spans[0]
 
 
-def _scan(rule: _Rule, text: str) -> Iterator[tuple[int, int]]:
-    """Yield the secret spans of one rule, trailing whitespace trimmed."""
-    accept, accept_match = rule.accept, rule.accept_match
+def _scan(rule: _Rule, text: str, found: _Found) -> None:
+    """Add the findings of one rule to found, trailing whitespace trimmed from each secret."""
+    accept, accept_match, kind = rule.accept, rule.accept_match, rule.kind
+    starts, ends, kinds = found.starts.append, found.ends.append, found.kinds.append
     # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
     values: dict[str, bool] = {}
     matches: dict[str, bool] = {}
@@ -124,7 +125,9 @@ def _scan(rule: _Rule, text: str) -> Iterator[tuple[int, int]]:
                 kept = values[value] = accept(value)
             if not kept:
                 continue
-        yield start, start + len(value)
+        starts(start)
+        ends(start + len(value))
+        kinds(kind)
 
 
 @cache
@@ -138,14 +141,9 @@ def _find(text: str) -> _Found:
     safe = encodable(text)
     present = _finder()(safe.lower())
     found = _Found()
-    starts, ends, kinds = found.starts.append, found.ends.append, found.kinds.append
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
-            kind = rule.kind
-            for start, end in _scan(rule, safe):
-                starts(start)
-                ends(end)
-                kinds(kind)
+            _scan(rule, safe, found)
     for kind, start, end in _scanner.scan(safe, present):
         found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
@@ -153,10 +151,12 @@ def _find(text: str) -> _Found:
         # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written.
         plain, back = decoded
         present = _finder()(plain.lower())
+        in_plain = _Found()
         for rule in _RULES:
             if rule.kind not in PERSONAL_KINDS and not present.isdisjoint(rule.hints):
-                for start, end in _scan(rule, plain):
-                    found.add(*back(start, end), rule.kind)
+                _scan(rule, plain, in_plain)
+        for start, end, kind in zip(in_plain.starts, in_plain.ends, in_plain.kinds, strict=True):
+            found.add(*back(start, end), kind)
     return found
 
 
