@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -108,6 +109,23 @@ def figures(title: str, records: list[Record], curated_count: bool = False) -> l
     return lines
 
 
+# The steps of guards on computed values (records.mining._explain._internal), by how they start.
+_TRACED = re.compile(r"^Check .+: the check reads .+, computed from")
+_INTERNAL = re.compile(r"^`.+ (?:is|are) computed by `.+` itself, from nothing you pass directly")
+
+
+def solution_kinds(records: list[Record]) -> list[str]:
+    """Return the count lines of records whose only generated steps are the computed-value ones."""
+    generated = [r for r in records if r.solutions and "solutions" in r.generated]
+    traced = sum(all(_TRACED.match(s) for s in r.solutions) for r in generated)
+    internal = sum(all(_INTERNAL.match(s) for s in r.solutions) for r in generated)
+    return [
+        "records whose only generated step is about computed values:",
+        f"  what they are computed from (arguments, config fields): {traced}",
+        f"  an internal check to report when the inputs are right: {internal}",
+    ]
+
+
 def report(
     records: list[Record],
     labels: set[tuple[str, str]],
@@ -122,6 +140,7 @@ def report(
     shown_hits = answered(hits, curated or {})
     folded = sum(1 for r in hits if (r.file_path or "", r.error_message) in (curated or {}))
     lines += figures(f"real-paste hits (as replied, {folded} with a curated record folded in)", shown_hits, True)
+    lines += solution_kinds(records)
     reasons = Counter(reason for r in records if (reason := unexplained_reason(r)))
     lines.append("no generated what-it-means, by reason:")
     lines += [f"  {reason}: {n}" for reason, n in reasons.most_common()]

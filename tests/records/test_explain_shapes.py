@@ -201,7 +201,10 @@ def test_a_size_check_on_an_argument_names_the_size_to_pass(records: list[Record
     assert record.solutions[0] == (
         "Pass `attention_mask` with `attention_mask.size()` equal to `(bsz, 1, tgt_len, tgt_len)`."
     )
-    assert _record(records, "Attention weights have").solutions == []  # a local value: nothing to pass
+    assert _record(records, "Attention weights have").solutions == [  # a local value: what it is computed from
+        "Check the `hidden_states` you pass to `Attention.forward()`: the check reads `attn_weights`, `bsz` and "
+        "`tgt_len`, computed from it, and needs `attn_weights.size()` == `(bsz, tgt_len)`."
+    ]
 
 
 def test_a_public_method_switched_off_says_not_to_call_it(records: list[Record]) -> None:

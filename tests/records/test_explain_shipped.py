@@ -76,6 +76,13 @@ def _shape_faults(record: Record) -> list[str]:
         names = re.findall(r"`([\w.]+)`", either.group(1)) if either else []
         if not all(re.search(rf"\b{re.escape(name)}\b", window) for name in names):
             faults.append(f"exclusive arguments not in the source: {step}")
+        computed = re.search(r"the check reads (.+?), computed from", step) or re.search(
+            r"^(.+?) (?:is|are) computed by `", step
+        )
+        read = re.findall(r"`([\w.]+)`", computed.group(1)) if computed else []
+        guard = window + "\n" + (record.trigger_scenarios or "")  # the guard of an elif chain may be above the window
+        if not all(re.search(rf"(?<![\w.]){re.escape(name)}\b", guard) for name in read):
+            faults.append(f"computed values the guard does not read: {step}")
     return faults
 
 
@@ -91,7 +98,9 @@ def test_the_shape_check_can_fail() -> None:
         "sourceCode": "if os.path.isdir(a):\n    raise ValueError(...)\n",
         "solutions": ["Pass `a=1`, as the message says.", "Upgrade `torch` to 2.8 or newer (the message requires it).",
                       "Remove or rename the names the message lists (`extra`): `f()` does not use them.",
-                      "Pass a directory, not a file, as `a`.", "Pass either `a` / `c` or `d` to `f()`, not both."],
+                      "Pass a directory, not a file, as `a`.", "Pass either `a` / `c` or `d` to `f()`, not both.",
+                      "Check the `a` you pass to `f()`: the check reads `size`, computed from it, and needs `size` > 1.",
+                      "`total` is computed by `f()` itself, from nothing you pass directly: report it."],
         "generated": ["solutions"],
     })  # fmt: skip
-    assert len(_shape_faults(bad)) == 5
+    assert len(_shape_faults(bad)) == 7

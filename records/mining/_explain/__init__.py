@@ -55,6 +55,7 @@ def explain_raise(
         aliases=aliases,
         handler=enclosing_handler(node, index.parents) if caught is not None else None,
         config_attributes=index.config_attributes(owner) if owner is not None else {},
+        tracer=index.tracer(function, owner) if function is not None else None,
     )
     return explain(facts)
 

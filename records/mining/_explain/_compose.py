@@ -27,8 +27,16 @@ from records.mining._explain._conditions import (
     variant,
 )
 from records.mining._explain._except import explain_except
-from records.mining._explain._facts import SiteFacts
+from records.mining._explain._facts import SiteFacts, display
+from records.mining._explain._internal import guard_names, internal_step, traced_step
 from records.mining._explain._message import MessageFacts, identifiers, read_message, requirement_advice
+from records.mining._explain._values import (
+    convert_example,
+    multiple_example,
+    range_example,
+    relation_example,
+    token_id_example,
+)
 
 MAX_CONDITION_WORDS = 320
 MAX_SOLUTIONS = 5
@@ -95,7 +103,10 @@ def explain(facts: SiteFacts) -> Explanation:
     checked = _checked_names(facts, violation)
     if checked and not typed:
         advice += [f"{sentence.rstrip('.')} (the check is on {checked})." for sentence in message.vague_advice]
-    out.solutions = _dedupe([*typed[:MAX_TYPED], *advice])[:MAX_SOLUTIONS]
+    computed = _computed_solution(facts, violation) if violation is not None and not typed else []
+    out.solutions = _dedupe([*typed[:MAX_TYPED], *advice, *computed])[:MAX_SOLUTIONS]
+    if not out.solutions and violation is not None:
+        out.solutions = _internal_solution(facts)
     out.example_fix = _example(facts, violation, message) or (handled.example if handled else None)
     if out.example_fix and out.example_fix.startswith("pip "):
         out.solutions, out.example_fix = _point_to_install(out.solutions, out.example_fix)
@@ -374,6 +385,39 @@ def _typed_solutions(facts: SiteFacts, v: Cond) -> list[str]:
     return found
 
 
+def _computed_solution(facts: SiteFacts, v: Cond) -> list[str]:
+    """Return the step for a guard on computed values: what they come from, or that they are internal."""
+    names = guard_names(facts)
+    function = _function_display(facts)
+    if not names or function is None:
+        return []
+    call = function if facts.entry is None or facts.entry.function is facts.function else (
+        f"{function} (reached from {_where(facts)})"
+    )  # fmt: skip
+    where = {"call": call, **({"init": f"`{facts.class_name}(...)`"} if facts.class_name else {})}
+    step = traced_step(facts, v, names, where)
+    return [step] if step else []
+
+
+def _internal_solution(facts: SiteFacts) -> list[str]:
+    """Return the last-resort step for a readable guard on the library's own values (nothing else to say)."""
+    names = guard_names(facts)
+    function = _function_display(facts)
+    step = internal_step(facts, names, function) if names and function else None
+    return [step] if step else []
+
+
+def _function_display(facts: SiteFacts) -> str | None:
+    """Return the function the raise is in, as a user would write the call (a constructor as ``Class(...)``)."""
+    function = facts.function
+    if function is None:
+        return None
+    if function.name in {"__init__", "__post_init__"} and facts.class_name:
+        return f"`{facts.class_name}(...)`"
+    owner = f"{facts.class_name}." if facts.class_name else ""
+    return f"`{owner}{function.name}()`"
+
+
 _NAME = re.compile(r"(?<![\w.'\"])[A-Za-z_]\w*")
 
 
@@ -561,6 +605,8 @@ def _atom_solution(a: Atom, facts: SiteFacts) -> str | None:
 def _relation_solution(a: Atom, facts: SiteFacts) -> str | None:
     """Return the step for ``x op y`` (two values): set the one the user passes, or match the sizes."""
     fields = atom_fields(a)
+    if a.subject == a.other:
+        return None  # ``x != self.x``: an argument against the attribute of the same name, shown alike
     mirror = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
     if _settable(a.subject, facts):
         verb, link = ("Make", "") if "(" in a.subject else ("Set", " to a value")
@@ -692,7 +738,17 @@ def _target(subject: str, facts: SiteFacts) -> str | None:
         return entry.display
     if subject in facts.init_fields and facts.class_name:
         return f"{facts.class_name}(...)"  # a constructor argument, checked later by a method
-    return None
+    return _own_call(subject, facts)
+
+
+def _own_call(subject: str, facts: SiteFacts) -> str | None:
+    """Return the public function the raise is in, when ``subject`` is its argument (the entry point takes no such)."""
+    function = facts.function
+    if function is None or (function.name.startswith("_") and function.name not in {"__init__", "__call__"}):
+        return None
+    if subject not in {a.arg for a in [*function.args.args, *function.args.kwonlyargs]}:
+        return None
+    return display(function, facts.class_node)
 
 
 def _setter(subject: str, facts: SiteFacts) -> str | None:
@@ -749,7 +805,7 @@ def _example(facts: SiteFacts, v: Cond | None, message: MessageFacts) -> str | N
                 return _install_line(atom)
             if atom.kind == "version":
                 return _version_solution(atom).split(": ", 1)[1].strip("`.")
-    return _message_example(facts, message)
+    return _message_example(facts, message) or (_part_example(facts, v) if isinstance(v, All) else None)
 
 
 def _message_example(facts: SiteFacts, message: MessageFacts) -> str | None:
@@ -791,10 +847,57 @@ def _shape_example(facts: SiteFacts, v: Cond) -> str | None:
         before = _call(facts, f"{first}={first}, {second}={second}")
         return _before_after(before, _call(facts, f"{first}={first}"), before_note="both given",
                              after_note="only one of them")  # fmt: skip
-    if not isinstance(v, Atom) or not _shown(v.subject, facts):
+    if isinstance(v, Any):
+        parts = [p for p in v.parts if isinstance(p, Atom)]
+        if len(parts) == len(v.parts) and parts and _shown(parts[0].subject, facts):
+            return range_example(parts, lambda settings: _render(facts, settings))
+    return _atom_example(facts, v) if isinstance(v, Atom) else None
+
+
+def _part_example(facts: SiteFacts, v: All) -> str | None:
+    """Return the example for one part of an ``and`` (raised only when every part holds, so one false part fixes it).
+
+    Tried after the message's own example: the message knows which part is the fault.
+    """
+    parts = [p for p in v.parts if isinstance(p, Atom) and not _precondition(p)]
+    return next((e for e in (_atom_example(facts, p) for p in parts) if e), None)
+
+
+def _precondition(a: Atom) -> bool:
+    """Tell whether a part of an ``and`` only says a feature is in use (``x is not None``, ``n > 0``)."""
+    return (a.kind == "none" and a.negated) or (a.kind == "compare" and (a.op, a.other) in {(">", "0"), ("!=", "0")})
+
+
+def _atom_example(facts: SiteFacts, v: Atom) -> str | None:
+    if not _shown(v.subject, facts):
         return None
     builder = _EXAMPLES.get(variant(v))
     return builder(facts, v) if builder else None
+
+
+def _render(facts: SiteFacts, settings: list[tuple[str, str]]) -> str | None:
+    """Return code that makes the settings: attribute assignments, or one call taking them all as arguments."""
+    if all(_ATTRIBUTE.fullmatch(name) for name, _value in settings):
+        return "\n".join(f"{name} = {value}" for name, value in settings)
+    targets = {_target(name, facts) for name, _value in settings}
+    if len(targets) != 1 or None in targets:
+        return None
+    return _call(facts, ", ".join(f"{name}={value}" for name, value in settings))
+
+
+def _multiple_example(facts: SiteFacts, v: Atom) -> str | None:
+    return multiple_example(v, lambda settings: _render(facts, settings), lambda name: _shown(name, facts))
+
+
+def _convert_example(facts: SiteFacts, v: Atom) -> str | None:
+    return convert_example(v, lambda settings: _render(facts, settings)) if _setter(v.subject, facts) else None
+
+
+def _relation_example(facts: SiteFacts, v: Atom) -> str | None:
+    fields = bool(_ATTRIBUTE.fullmatch(v.subject) and _ATTRIBUTE.fullmatch(v.other))
+    if not fields and not (_setter(v.subject, facts) and _setter(v.other, facts)):
+        return None  # an argument set from a value the user may not hold
+    return relation_example(v, lambda settings: _render(facts, settings), fields=fields)
 
 
 def _before_after(before: str | None, after: str | None, *, before_note: str = "", after_note: str = "") -> str | None:
@@ -819,7 +922,7 @@ def _flag_example(facts: SiteFacts, v: Atom) -> str | None:
 
 def _none_example(facts: SiteFacts, v: Atom) -> str | None:
     if _setter(v.subject, facts) is None:
-        return None  # an attribute: the value to set is not known from the source
+        return token_id_example(v) if not v.negated else None  # an attribute: its value is rarely known
     present, absent = _call(facts, f"{v.subject}={v.subject}"), _call(facts, "")
     absent = absent.replace("(..., )", "(...)") if absent else None
     return _before_after(present, absent) if v.negated else _before_after(absent, present)
@@ -854,6 +957,9 @@ _EXAMPLES = {
     "compare_ne_const": _only_value_example,
     "compare_const": _boundary_example,
     "member-": _member_example,
+    "multiple-": _multiple_example,
+    "instance-": _convert_example,
+    "compare_var": _relation_example,
 }
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from records.mining._explain._docstrings import field_help, parameter_docs
+from records.mining._explain._trace import Tracer
 
 MAX_CALL_DEPTH = 4
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -64,6 +65,7 @@ class SiteFacts:
     aliases: dict[str, str] = field(default_factory=dict)  # local name -> the argument or field it holds
     handler: ExceptFacts | None = None
     config_attributes: dict[str, str] = field(default_factory=dict)  # ``self.x`` -> ``config.y`` it was set from
+    tracer: Tracer | None = None  # follows the guard's locals back to arguments and config fields
 
     @property
     def class_name(self) -> str | None:
@@ -93,6 +95,17 @@ class ModuleIndex:
         self._docs: dict[ast.AST, dict[str, str]] = {}
         self._aliases: dict[Function, dict[str, str]] = {}
         self._config_attributes: dict[ast.ClassDef, dict[str, str]] = {}
+        self._tracers: dict[Function, Tracer] = {}
+
+    def tracer(self, function: Function, owner: ast.ClassDef | None) -> Tracer:
+        """Return the tracer of a function's values (its class's ``__init__`` included), built once."""
+        if function not in self._tracers:
+            init = next(
+                (s for s in owner.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+            ) if owner is not None else None  # fmt: skip
+            fields = self.init_fields(owner) if owner is not None else frozenset()
+            self._tracers[function] = Tracer(function, init, fields)
+        return self._tracers[function]
 
     def aliases(self, function: Function) -> dict[str, str]:
         """Return the locals of a function assigned once from an argument or a config field.
@@ -205,7 +218,7 @@ class ModuleIndex:
         if best is None:
             return None
         _rank_value, chosen, via = best
-        return Entry(_display(chosen, self.owners.get(chosen, owner)), chosen, via)
+        return Entry(display(chosen, self.owners.get(chosen, owner)), chosen, via)
 
 
 def _rank(name: str) -> int | None:
@@ -221,7 +234,8 @@ def _rank(name: str) -> int | None:
     return 50
 
 
-def _display(function: Function, owner: ast.ClassDef | None) -> str:
+def display(function: Function, owner: ast.ClassDef | None) -> str:
+    """Return how a user writes a call of a function: ``f()``, ``Class(...)``, ``Class.method()``, ``model.f()``."""
     if owner is None:
         return f"{function.name}()"
     if function.name in _CONSTRUCTORS:
