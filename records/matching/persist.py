@@ -11,7 +11,8 @@ a digest of the matching code (every module of this package, so any change to ho
 built or read makes old files unusable) and the record set's revision the caller gives (the store's
 revision token); a file whose header differs from what the reader expects, or whose body does not
 hash to the header's digest, is not used. It is written to a temporary file and renamed over the
-old one, so a reader sees a whole file or none, and two writers at once leave one whole file.
+old one, so a reader sees a whole file or none, and two writers at once leave one whole file; the
+temporary files of writers killed before their rename are removed by the next save.
 
 This module reads and sets the index's internals (``MatchIndex`` keeps them private); its tests
 compare a loaded index with a freshly built one attribute by attribute, so a field added to the
@@ -23,12 +24,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import glob
 import hashlib
 import json
 import logging
 import os
 import sys
 import tempfile
+import time
 from array import array
 from collections import Counter
 from functools import cache
@@ -40,6 +43,8 @@ from records.matching.index import IndexEntry, MatchIndex
 log = logging.getLogger(__name__)
 
 FORMAT = "tracebot-index 1"
+# A temporary file this old is a killed writer's: even a million records are written in less.
+LEFTOVER_SECONDS = 600
 # The entry fields saved per entry, in order; the message is saved once per template (``slot``).
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(IndexEntry))
 _FIELDS = tuple(name for name in _ALL_FIELDS if name != "error_message")
@@ -114,7 +119,17 @@ def save(index: MatchIndex, path: Path, revision: str) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         return False
+    _remove_leftovers(path)
     return True
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Delete temporary files that writers killed before their rename left (older than a writer takes)."""
+    too_old = time.time() - LEFTOVER_SECONDS
+    for leftover in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):  # another writer's rename or cleanup got there first
+            if leftover.stat().st_mtime < too_old:
+                leftover.unlink()
 
 
 def load(path: Path, revision: str) -> MatchIndex | None:

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -179,6 +180,18 @@ def test_save_replaces_the_file_whole_and_leaves_no_temporary_file(small: MatchI
     assert persist.load(path, REVISION) is not None
     assert [p.name for p in tmp_path.iterdir()] == ["t.db.index"]
     assert path.stat().st_mode & 0o777 == 0o644
+
+
+def test_save_removes_what_killed_writers_left_and_only_that(small: MatchIndex, tmp_path: Path) -> None:
+    path = tmp_path / "t.db.index"
+    old, recent, other = (tmp_path / name for name in ("t.db.index.a1.tmp", "t.db.index.b2.tmp", "x.db.index.c3.tmp"))
+    for leftover in (old, recent, other):
+        leftover.write_bytes(b"half an index")
+    long_ago = time.time() - persist.LEFTOVER_SECONDS - 60
+    os.utime(old, (long_ago, long_ago))
+    os.utime(other, (long_ago, long_ago))
+    assert persist.save(small, path, REVISION)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db.index", "t.db.index.b2.tmp", "x.db.index.c3.tmp"]
 
 
 def test_save_into_a_directory_that_cannot_be_written_gives_false(small: MatchIndex, tmp_path: Path) -> None:
