@@ -7,13 +7,11 @@ another, a config's token id taken from the tokenizer.
 
 from __future__ import annotations
 
-import ast
 import textwrap
 
 import pytest
 
 from records.mining import mine_tree
-from records.mining._explain._trace import Origin, Tracer, reads
 from records.model import Record
 
 COMPUTED = """
@@ -216,63 +214,6 @@ def test_an_and_is_fixed_by_its_check_not_by_its_precondition(records: list[Reco
     assert record.example_fix == (
         "# before: `pad_to` is not a multiple of `8`\npad(..., pad_to=68)\n\n# after: 64 = 8 x 8\npad(..., pad_to=64)"
     )
-
-
-def _function(source: str) -> ast.FunctionDef:
-    node = ast.parse(textwrap.dedent(source)).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node
-
-
-@pytest.mark.parametrize(
-    ("expression", "expected"),
-    [
-        ("a + b", {"a", "b"}),
-        ("self.config.hidden_size // self.heads", {"config.hidden_size", "self.heads"}),
-        ("config.get_text_config().vocab_size", set()),  # a method's result: no field to name
-        ("len(x) != y.shape[0]", {"len", "x", "y"}),
-        ("self is None", set()),
-    ],
-)
-def test_reads(expression: str, expected: set[str]) -> None:
-    assert reads(ast.parse(expression, mode="eval").body) == expected
-
-
-def test_tracer_follows_assignments_loops_and_unpacking() -> None:
-    function = _function("""
-        def f(images, text, *extra, **kwargs):
-            n, m = len(images), 2
-            for item in text:
-                count = item.count("x")
-            total = n + count
-            other = compute()
-            return total
-    """)
-    tracer = Tracer(function, None)
-    assert set(tracer.origins("total")) == {Origin("images", "call"), Origin("text", "call")}
-    assert tracer.origins("other") == ()
-    assert tracer.origins("kwargs") == (Origin("kwargs", "call"),)
-    assert tracer.origins("extra") == (Origin("extra", "call"),)
-
-
-def test_tracer_reads_constructor_fields_and_init_assignments() -> None:
-    init = _function("""
-        def __init__(self, config, scale):
-            self.width = config.hidden_size * 2
-            self.scale = scale
-    """)
-    method = _function("""
-        def forward(self, x):
-            y = x * self.width + self.scale + self.field
-            return y
-    """)
-    tracer = Tracer(method, init, frozenset({"field"}))
-    assert set(tracer.origins("y")) == {
-        Origin("x", "call"),
-        Origin("config.hidden_size", "config"),
-        Origin("scale", "init"),
-        Origin("field", "init"),
-    }
 
 
 def test_a_value_between_two_bounds(records: list[Record]) -> None:
