@@ -99,7 +99,7 @@ class Database:
             todo = await migrations.pending(self._writer, str(self.path))
             for migration in todo:
                 log.info("applying migration %s", migration.name)
-                await migrations.apply(self._writer, migration)
+                await migrations.apply(self._writer, migration, str(self.path))
         return [m.name for m in todo]
 
     async def schema_version(self) -> int:

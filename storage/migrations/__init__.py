@@ -8,12 +8,13 @@ new one, never between.
 from __future__ import annotations
 
 import re
+import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 
 import aiosqlite
 
-from records.errors import DatabaseTooNew
+from records.errors import DatabaseCorrupt, DatabaseTooNew
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -65,14 +66,26 @@ async def pending(conn: aiosqlite.Connection, path: str) -> list[Migration]:
     return migrations[version:]
 
 
-async def apply(conn: aiosqlite.Connection, migration: Migration) -> None:
-    """Apply one migration and its version bump atomically (the connection is in autocommit mode)."""
+async def apply(conn: aiosqlite.Connection, migration: Migration, path: str = "the database") -> None:
+    """Apply one migration and its version bump atomically (the connection is in autocommit mode).
+
+    A statement the file's schema refuses (a table the migration expects is missing: a file changed by
+    hand or by an unreleased tracebot) rolls back and raises :class:`DatabaseCorrupt` naming both.
+    """
     await conn.execute("BEGIN IMMEDIATE")
     try:
         for statement in _statements(migration.sql):
             await conn.execute(statement)
         # PRAGMA cannot take a bound parameter; the version is our own integer.
         await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+    except sqlite3.DatabaseError as exc:
+        await conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
+        raise DatabaseCorrupt(
+            f"{path}: migration {migration.name} failed ({exc}): the schema is not one a tracebot release "
+            "wrote; nothing was changed (restore a backup, or move the file aside and import again)"
+        ) from None
     except BaseException:
         await conn.execute("ROLLBACK")
         raise
