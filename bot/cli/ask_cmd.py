@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ from bot.render.answer_json import result_json
 from bot.render.text import answer_text
 from bot.settings import Settings
 from records.errors import CliError
-from records.matching import Match
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,21 +36,9 @@ async def ask_command(args: argparse.Namespace, settings: Settings) -> int:
         answer = await engine.answer(text)
     if args.json:
         print_json(result_json(answer.result))
-    elif answer.result.status == "ambiguous":
-        print(candidates_text(answer.result.matches))
-    else:
+    else:  # as the console shows it; an ambiguous answer is its numbered candidates, one per line
         print(answer_text(answer))
     return 0
-
-
-def candidates_text(matches: Sequence[Match]) -> str:
-    """List an ambiguous answer's candidates one per line: id, score, where it is raised, message."""
-    lines = ["Several records could explain this error; the closest are:"]
-    for match in matches:
-        where = f"{match.file_path}:{match.line_number}" if match.file_path else "unknown file"
-        message = " ".join(match.error_message.split())  # one line, however the message wraps
-        lines.append(f"  {match.id}  {match.score:5.1f}  {where}  {match.error_class or 'Error'}: {message[:100]}")
-    return "\n".join(lines)
 
 
 def _batch(engine: Engine, path: Path) -> int:

@@ -100,7 +100,8 @@ def test_ambiguous_answer_lists_candidates_one_per_line(capsys: pytest.CaptureFi
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Several records could explain this error")
     assert len(lines) == 3  # the two-line message is shown on one line per candidate
-    assert {line.split()[0] for line in lines[1:]} == {"ra", "rb"}
+    assert [line.split()[0] for line in lines[1:]] == ["1.", "2."]  # numbered, as the console shows them
+    assert {line.rsplit("id ", 1)[1].rstrip(")") for line in lines[1:]} == {"ra", "rb"}
     assert any("src/lib/alpha.py:10" in line for line in lines) and any("src/lib/beta.py:20" in line for line in lines)
 
 
