@@ -101,14 +101,16 @@ def _shorten_holes(message: str, spans: list[tuple[int, int]], template: Templat
     holes_after = bool(template.segments) and not collapse(template.segments[-1])
     pieces: list[str] = []
     start = spans[0][0]
-    pieces.append(_value(message[:start], limit) if holes_before else message[:start])
+    # Text around the template that no placeholder takes (a progress bar, a "!!! Exception !!!" banner
+    # before it, a log suffix after it) is not the message: only a hole at an end widens the title.
+    pieces.append(_value(message[:start], limit) if holes_before else "")
     for (_, end), (next_start, _) in pairwise(spans):
         pieces.append(message[start:end])
         pieces.append(_value(message[end:next_start], limit))
         start = next_start
     pieces.append(message[start : spans[-1][1]])
     tail = message[spans[-1][1] :]
-    pieces.append(_value(tail, limit) if holes_after else tail)
+    pieces.append(_value(tail, limit) if holes_after else "")
     return "".join(pieces)
 
 

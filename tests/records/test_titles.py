@@ -33,6 +33,13 @@ VIDEO = "QianfanOCR does not support video input. Got {{'videos': {n}}}"
         ("Expected a cache", r"Expected a (.+?)", None, "Expected a …"),
         ("{value}", None, "anything  at all", "anything at all"),
         ("multi\nline {x}\n  template", None, None, "multi line … template"),
+        # What the paste holds around the message (a progress bar and a banner before it, a log suffix
+        # after it) is not in the title unless a placeholder at that end takes it.
+        ("`.to` is not supported for `4-bit` models.", None,
+         "Loading shards: 100%|███| 2/2 !!! Exception during processing !!! `.to` is not supported for `4-bit` models. [42s]",
+         "`.to` is not supported for `4-bit` models."),
+        (STATEFUL, None, "!!! Exception !!! assisted generation is not supported with stateful models, such as Mamba",
+         "assisted generation is not supported with stateful models, such as Mamba"),
     ],
 )  # fmt: skip
 def test_filled_message(template: str, pattern: str | None, pasted: str | None, expected: str) -> None:
