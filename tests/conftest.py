@@ -6,8 +6,9 @@ import json
 import os
 import shutil
 import sys
+import textwrap
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ import aiosqlite
 import pytest
 from hypothesis import settings
 
+from records.mining import mine_tree
+from records.model import Record
 from storage.database import Database
 
 # Speed is measured by the benchmarks, not asserted per example: a busy CI machine must not turn a
@@ -111,3 +114,19 @@ def write_jsonl(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+def mine_sources(root: Path, sources: dict[str, str]) -> list[Record]:
+    """Mine example modules (file name -> source, dedented) written to ``root/pkg`` as acme/pkg v1.0."""
+    for name, text in sources.items():
+        path = root / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return mine_tree(root, repo="acme/pkg", ref="v1.0", library_version="1.0", workers=1).records
+
+
+def record_starting(records: Sequence[Record], start: str) -> Record:
+    """Return the one record whose message starts with ``start``; fail the test when there is not exactly one."""
+    found = [r for r in records if r.error_message.startswith(start)]
+    assert len(found) == 1, [r.error_message for r in records]
+    return found[0]

@@ -11,7 +11,7 @@ from records.merge import merge_site
 from records.mining import mine_tree
 from records.mining.versions import fold_versions, version_sentence
 from records.model import Record
-from tests.conftest import make_record
+from tests.conftest import make_record, mine_sources, record_starting
 
 GENERATION = '''
 class GenerationMixin:
@@ -88,28 +88,14 @@ class Model:
 """
 
 
-def _mine(tmp_path: Path, sources: dict[str, str]) -> list[Record]:
-    for name, text in sources.items():
-        path = tmp_path / "pkg" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return mine_tree(tmp_path, repo="acme/pkg", ref="v1.0", library_version="1.0", workers=1).records
-
-
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
     """Records mined from the two example modules."""
-    return _mine(tmp_path_factory.mktemp("explain"), {"generation.py": GENERATION, "loading.py": MODULE})
-
-
-def _record(records: list[Record], start: str) -> Record:
-    found = [r for r in records if r.error_message.startswith(start)]
-    assert len(found) == 1, [r.error_message for r in records]
-    return found[0]
+    return mine_sources(tmp_path_factory.mktemp("explain"), {"generation.py": GENERATION, "loading.py": MODULE})
 
 
 def test_a_bound_on_a_parameter_names_the_public_method_and_the_allowed_side(records: list[Record]) -> None:
-    record = _record(records, "`repetition_penalty` has to be")
+    record = record_starting(records, "`repetition_penalty` has to be")
     assert record.documentation is not None
     assert record.documentation.startswith("`model.generate()` refuses `repetition_penalty` <= `0`: it must be > `0`.")
     assert "`repetition_penalty`: The parameter for repetition penalty. 1.0 means no penalty." in record.documentation
@@ -127,7 +113,7 @@ def test_a_bound_on_a_parameter_names_the_public_method_and_the_allowed_side(rec
 
 
 def test_two_exclusive_arguments(records: list[Record]) -> None:
-    record = _record(records, "You cannot pass both")
+    record = record_starting(records, "You cannot pass both")
     assert (
         record.documentation
         == "`model.generate()` accepts only one of `assistant_model` and `streamer`; here both were given."
@@ -140,7 +126,7 @@ def test_two_exclusive_arguments(records: list[Record]) -> None:
 
 
 def test_a_flag_to_enable(records: list[Record]) -> None:
-    record = _record(records, "Loading this model requires")
+    record = record_starting(records, "Loading this model requires")
     assert record.documentation == "`from_pretrained()` works only with `trust_remote_code` enabled; here it is False."
     assert record.solutions[0] == (
         "Pass `trust_remote_code=True` to `from_pretrained()` (only for a repository whose code you trust)."
@@ -151,7 +137,7 @@ def test_a_flag_to_enable(records: list[Record]) -> None:
 
 
 def test_allowed_values_from_a_module_constant(records: list[Record]) -> None:
-    record = _record(records, "Unknown optimizer")
+    record = record_starting(records, "Unknown optimizer")
     assert (
         record.documentation == "`from_pretrained()` accepts only these values for `optim`: `'adamw_torch'`, `'sgd'`."
     )
@@ -160,7 +146,7 @@ def test_allowed_values_from_a_module_constant(records: list[Record]) -> None:
 
 
 def test_a_missing_package_with_its_minimum_version(records: list[Record]) -> None:
-    record = _record(records, "Using `device_map` requires accelerate")
+    record = record_starting(records, "Using `device_map` requires accelerate")
     assert (
         record.documentation
         == "`from_pretrained()` needs the `accelerate` package (version 0.26.0 or newer), which is not installed."
@@ -170,13 +156,13 @@ def test_a_missing_package_with_its_minimum_version(records: list[Record]) -> No
 
 
 def test_an_installed_version_too_old(records: list[Record]) -> None:
-    record = _record(records, "Your bitsandbytes is too old")
+    record = record_starting(records, "Your bitsandbytes is too old")
     assert record.solutions == ["Upgrade `bitsandbytes` to 0.43.1 or newer (the command is in the example fix)."]
     assert record.example_fix == 'pip install -U "bitsandbytes>=0.43.1"'
 
 
 def test_a_missing_token_quotes_the_messages_own_code(records: list[Record]) -> None:
-    record = _record(records, "Asking to pad")
+    record = record_starting(records, "Asking to pad")
     assert record.documentation == "`Tokenizer.pad()` needs `tokenizer.pad_token`, but it is None."
     assert record.example_fix == "# as the message suggests\ntokenizer.pad_token = tokenizer.eos_token"
     assert record.solutions[0] == "Set `tokenizer.pad_token`; it is None when this check runs."
@@ -184,7 +170,7 @@ def test_a_missing_token_quotes_the_messages_own_code(records: list[Record]) -> 
 
 
 def test_exactly_one_of_two_arguments(records: list[Record]) -> None:
-    record = _record(records, "You must specify exactly one")
+    record = record_starting(records, "You must specify exactly one")
     assert record.documentation == (
         "`Model.forward()` needs exactly one of `input_ids` and `inputs_embeds`: one of them, not both and not neither."
     )
@@ -193,7 +179,7 @@ def test_exactly_one_of_two_arguments(records: list[Record]) -> None:
 
 
 def test_a_removed_api_points_to_the_release_that_had_it(records: list[Record]) -> None:
-    record = _record(records, "`removed_helper` was removed")
+    record = record_starting(records, "`removed_helper` was removed")
     assert (
         record.documentation == "`removed_helper()` cannot be used in this version: its body only raises `ValueError`."
     )
@@ -213,7 +199,7 @@ def test_a_removed_api_points_to_the_release_that_had_it(records: list[Record]) 
     ],
 )
 def test_unreadable_input_gets_no_generated_text(records: list[Record], start: str, field: str) -> None:
-    record = _record(records, start)
+    record = record_starting(records, start)
     assert getattr(record, field) is None
     assert "documentation" not in record.generated
 
@@ -238,9 +224,9 @@ def test_a_comment_is_used_only_when_it_explains_the_check(tmp_path: Path) -> No
         if not model_id:
             raise ValueError("Model id is empty.")
     """
-    records = _mine(tmp_path, {"hub.py": source})
-    assert "We cannot recover" not in (_record(records, "Cannot find").documentation or "")
-    explained = _record(records, "Model id is empty").documentation or ""
+    records = mine_sources(tmp_path, {"hub.py": source})
+    assert "We cannot recover" not in (record_starting(records, "Cannot find").documentation or "")
+    explained = record_starting(records, "Model id is empty").documentation or ""
     assert "The source says:" not in explained  # it does not name `model_id`
 
 
@@ -301,7 +287,7 @@ def test_the_pad_token_error_says_which_config_field_to_set(tmp_path: Path) -> N
             if self.config.pad_token_id is None and batch_size != 1:
                 raise ValueError("Cannot handle batch sizes > 1 if no padding token is defined.")
     """
-    record = _record(_mine(tmp_path, {"modeling_llama.py": source}), "Cannot handle batch sizes")
+    record = record_starting(mine_sources(tmp_path, {"modeling_llama.py": source}), "Cannot handle batch sizes")
     assert record.solutions == ["Set `model.config.pad_token_id`; it is None when this check runs."]
     assert record.trigger_scenarios == (
         "When you call `LlamaForSequenceClassification.forward()` and `model.config.pad_token_id` is None and "
@@ -320,13 +306,13 @@ def test_tests_around_a_try_are_not_the_cause_of_an_error_raised_in_its_except(t
             except OSError:
                 raise OSError(f"Can't load the configuration of '{path}'.")
     """
-    record = _record(_mine(tmp_path, {"hub.py": source}), "Can't load the configuration")
+    record = record_starting(mine_sources(tmp_path, {"hub.py": source}), "Can't load the configuration")
     assert record.documentation == "`get_config()` raises `OSError` when the call to `download()` fails with `OSError`."
     assert record.trigger_scenarios == "When you call `get_config()` and the call to `download()` fails with `OSError`."
 
 
 def test_an_import_failing_in_a_try_says_which_package_to_install(records: list[Record]) -> None:
-    record = _record(records, "We could not import")
+    record = record_starting(records, "We could not import")
     assert record.documentation == (
         "`from_pretrained()` raises `ImportError` when `import sentencepiece` fails with `ImportError`."
     )
@@ -347,15 +333,15 @@ def cached_files(path_or_repo_id, filenames, token=None, revision=None, local_fi
 
 
 def test_a_hub_download_failing_names_the_repo_id_the_token_and_the_revision(tmp_path: Path) -> None:
-    records = _mine(tmp_path, {"hub.py": HUB})
-    missing = _record(records, "{path_or_repo_id} is not a local folder")
+    records = mine_sources(tmp_path, {"hub.py": HUB})
+    missing = record_starting(records, "{path_or_repo_id} is not a local folder")
     assert missing.documentation == (
         "`cached_files()` could not resolve `path_or_repo_id` to files: `hf_hub_download()` failed with "
         "`RepositoryNotFoundError` (no such repository on the Hub, or it is private)."
     )
     assert missing.solutions[0].startswith("Check that `path_or_repo_id` is a model id that exists on")
     assert "pass `token=`" in missing.solutions[1]  # the message says nothing of tokens
-    revision = _record(records, "{revision} is not a valid git identifier")
+    revision = record_starting(records, "{revision} is not a valid git identifier")
     assert revision.solutions[0] == "Check that `revision` names a branch, tag or commit that exists in the repository."
 
 
@@ -372,12 +358,12 @@ def test_locals_are_traced_to_the_argument_or_config_field_they_hold(tmp_path: P
             if inputs.ndim not in (3, 4):
                 raise ValueError(f"Unsupported number of dimensions: {inputs.ndim}")
     """
-    records = _mine(tmp_path, {"pipe.py": source})
-    assert _record(records, "`top_k` must be").solutions[0] == "Set `top_k` to a value > `0`."
-    assert _record(records, "The config has no").solutions == [
+    records = mine_sources(tmp_path, {"pipe.py": source})
+    assert record_starting(records, "`top_k` must be").solutions[0] == "Set `top_k` to a value > `0`."
+    assert record_starting(records, "The config has no").solutions == [
         "Set `config.hidden_size`; it is None when this check runs."
     ]
-    assert _record(records, "Unsupported number").solutions == [
+    assert record_starting(records, "Unsupported number").solutions == [
         "Change the `inputs` you pass so that `inputs.ndim` is one of `3`, `4`."
     ]
 
@@ -392,6 +378,6 @@ def test_package_checks_read_from_find_spec_and_version_helpers(tmp_path: Path) 
         if not is_quanto_greater("0.2.5", accept_dev=True):
             raise ImportError("Your quanto is too old.")
     """
-    records = _mine(tmp_path, {"attn.py": source})
-    assert _record(records, "flash_attn seems").example_fix == "pip install flash-attn"
-    assert _record(records, "Your quanto").example_fix == 'pip install -U "optimum-quanto>=0.2.5"'
+    records = mine_sources(tmp_path, {"attn.py": source})
+    assert record_starting(records, "flash_attn seems").example_fix == "pip install flash-attn"
+    assert record_starting(records, "Your quanto").example_fix == 'pip install -U "optimum-quanto>=0.2.5"'

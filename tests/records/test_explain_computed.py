@@ -7,12 +7,10 @@ another, a config's token id taken from the tokenizer.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from records.mining import mine_tree
 from records.model import Record
+from tests.conftest import mine_sources, record_starting
 
 COMPUTED = """
 import numpy as np
@@ -123,20 +121,11 @@ class Sampler:
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
     """Records mined from the module of computed values."""
-    root = tmp_path_factory.mktemp("computed")
-    (root / "pkg").mkdir()
-    (root / "pkg" / "computed.py").write_text(textwrap.dedent(COMPUTED))
-    return mine_tree(root, repo="acme/pkg", ref="v1.0", library_version="1.0", workers=1).records
-
-
-def _record(records: list[Record], start: str) -> Record:
-    found = [r for r in records if r.error_message.startswith(start)]
-    assert len(found) == 1, [r.error_message for r in records]
-    return found[0]
+    return mine_sources(tmp_path_factory.mktemp("computed"), {"computed.py": COMPUTED})
 
 
 def test_a_check_on_locals_names_the_arguments_they_come_from(records: list[Record]) -> None:
-    record = _record(records, "Attention weights have")
+    record = record_starting(records, "Attention weights have")
     assert record.solutions == [
         "Check the `hidden_states` you pass to `Attention.forward()` and `config.num_attention_heads` in the "
         "model's config: the check reads `attn_weights`, `bsz` and `self.num_heads`, computed from them, and needs "
@@ -145,7 +134,7 @@ def test_a_check_on_locals_names_the_arguments_they_come_from(records: list[Reco
 
 
 def test_attributes_set_in_init_are_traced_to_config_fields(records: list[Record]) -> None:
-    record = _record(records, "The heads are too wide")
+    record = record_starting(records, "The heads are too wide")
     assert record.solutions[0].startswith(
         "Check `config.hidden_size` and `config.num_attention_heads` in the model's config: the check reads "
         "`self.head_dim` and `self.num_heads`"
@@ -153,7 +142,7 @@ def test_attributes_set_in_init_are_traced_to_config_fields(records: list[Record
 
 
 def test_an_internal_check_says_so_and_how_to_report_it(records: list[Record]) -> None:
-    record = _record(records, "The chunks do not add up")
+    record = record_starting(records, "The chunks do not add up")
     assert record.solutions == [
         "`total` is computed by `Counter.count()` itself, from nothing you pass directly: check that your inputs "
         "match what the message describes; if they do, report the error to transformers with the full traceback "
@@ -162,11 +151,11 @@ def test_an_internal_check_says_so_and_how_to_report_it(records: list[Record]) -
 
 
 def test_an_attribute_set_by_another_method_gets_no_internal_step(records: list[Record]) -> None:
-    assert _record(records, "The cache is missing").solutions == []
+    assert record_starting(records, "The cache is missing").solutions == []
 
 
 def test_a_type_check_converts_the_argument(records: list[Record]) -> None:
-    record = _record(records, "The size must be a list")
+    record = record_starting(records, "The size must be a list")
     assert record.example_fix == (
         "# before\nresizer.resize(..., size=size)\n\n# after: `size` converted to a `list`\n"
         "resizer.resize(..., size=list(size))"
@@ -174,7 +163,7 @@ def test_a_type_check_converts_the_argument(records: list[Record]) -> None:
 
 
 def test_a_multiple_of_a_constant(records: list[Record]) -> None:
-    record = _record(records, "The image size must be a multiple")
+    record = record_starting(records, "The image size must be a multiple")
     assert record.example_fix == (
         "# before: `image` is not a multiple of `16`\nresizer.resize(..., image=136)\n\n"
         "# after: 128 = 16 x 8\nresizer.resize(..., image=128)"
@@ -182,7 +171,7 @@ def test_a_multiple_of_a_constant(records: list[Record]) -> None:
 
 
 def test_a_multiple_of_another_constructor_argument(records: list[Record]) -> None:
-    record = _record(records, "The hidden size is not a multiple")
+    record = record_starting(records, "The hidden size is not a multiple")
     assert record.example_fix == (
         "# before: `hidden_size` is not a multiple of `num_heads`\nHeadsConfig(..., hidden_size=102, num_heads=12)"
         "\n\n# after: 96 = 12 x 8\nHeadsConfig(..., hidden_size=96, num_heads=12)"
@@ -190,12 +179,12 @@ def test_a_multiple_of_another_constructor_argument(records: list[Record]) -> No
 
 
 def test_two_counts_of_one_call_get_numbers_that_meet_the_relation(records: list[Record]) -> None:
-    record = _record(records, "Too many groups")
+    record = record_starting(records, "Too many groups")
     assert record.example_fix == ("# after: `num_groups` <= `max_groups`\nHeadsConfig(..., num_groups=4, max_groups=8)")
 
 
 def test_two_config_fields_set_one_from_the_other(records: list[Record]) -> None:
-    record = _record(records, "The maximum length is below")
+    record = record_starting(records, "The maximum length is below")
     assert record.example_fix == (
         "# after: `model.config.max_length` >= `model.config.min_length`\n"
         "model.config.max_length = model.config.min_length"
@@ -203,30 +192,30 @@ def test_two_config_fields_set_one_from_the_other(records: list[Record]) -> None
 
 
 def test_a_missing_token_id_is_taken_from_the_tokenizer(records: list[Record]) -> None:
-    record = _record(records, "The config has no padding token id")
+    record = record_starting(records, "The config has no padding token id")
     assert record.example_fix == (
         "# after: the id of the tokenizer's own token\nmodel.config.pad_token_id = tokenizer.pad_token_id"
     )
 
 
 def test_an_and_is_fixed_by_its_check_not_by_its_precondition(records: list[Record]) -> None:
-    record = _record(records, "Padding to a size")
+    record = record_starting(records, "Padding to a size")
     assert record.example_fix == (
         "# before: `pad_to` is not a multiple of `8`\npad(..., pad_to=68)\n\n# after: 64 = 8 x 8\npad(..., pad_to=64)"
     )
 
 
 def test_a_value_between_two_bounds(records: list[Record]) -> None:
-    assert _record(records, "`top_p` has to be").example_fix == (
+    assert record_starting(records, "`top_p` has to be").example_fix == (
         "# before: `top_p` > 1.0\nsampler(..., top_p=2.0)\n\n# after: between 0 and 1.0\nsampler(..., top_p=0.5)"
     )
-    assert _record(records, "`top_k` has to be").example_fix == (
+    assert record_starting(records, "`top_k` has to be").example_fix == (
         "# before: `top_k` > 100\nsampler(..., top_k=101)\n\n# after: between 1 and 100\nsampler(..., top_k=51)"
     )
 
 
 def test_an_argument_of_a_public_method_the_entry_point_does_not_take(records: list[Record]) -> None:
-    record = _record(records, "Too many steps")
+    record = record_starting(records, "Too many steps")
     assert record.solutions[0] == "Set `steps` to a value <= `10`."
     assert record.example_fix == (
         "# before: steps > 10\nsampler.warp(..., steps=11)\n\n# after\nsampler.warp(..., steps=10)"
@@ -234,7 +223,7 @@ def test_an_argument_of_a_public_method_the_entry_point_does_not_take(records: l
 
 
 def test_the_message_advice_comes_before_the_traced_step(records: list[Record]) -> None:
-    record = _record(records, "Scores do not sum to one")
+    record = record_starting(records, "Scores do not sum to one")
     assert record.solutions == [
         "Please pass normalized `scores`.",
         "Check the `scores` you pass to `Sampler.warp()` (reached from `Sampler.__call__()`): the check reads "
@@ -243,5 +232,5 @@ def test_the_message_advice_comes_before_the_traced_step(records: list[Record]) 
 
 
 def test_no_internal_step_for_a_flag_set_in_a_branch_or_the_machine_state(records: list[Record]) -> None:
-    assert not any("transformers env" in s for s in _record(records, "The query is of").solutions)
-    assert not any("transformers env" in s for s in _record(records, "The device is too old").solutions)
+    assert not any("transformers env" in s for s in record_starting(records, "The query is of").solutions)
+    assert not any("transformers env" in s for s in record_starting(records, "The device is too old").solutions)

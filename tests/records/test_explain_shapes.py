@@ -14,6 +14,7 @@ import pytest
 from benchmarks.explain_report import answered, figures
 from records.mining import mine_tree
 from records.model import Record
+from tests.conftest import mine_sources, record_starting
 
 SHAPES = """
 import os
@@ -114,20 +115,11 @@ def checkpoint(path, distributed):
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
     """Records mined from the module of shapes."""
-    root = tmp_path_factory.mktemp("shapes")
-    (root / "pkg").mkdir()
-    (root / "pkg" / "shapes.py").write_text(textwrap.dedent(SHAPES))
-    return mine_tree(root, repo="acme/pkg", ref="v1.0", library_version="1.0", workers=1).records
-
-
-def _record(records: list[Record], start: str) -> Record:
-    found = [r for r in records if r.error_message.startswith(start)]
-    assert len(found) == 1, [r.error_message for r in records]
-    return found[0]
+    return mine_sources(tmp_path_factory.mktemp("shapes"), {"shapes.py": SHAPES})
 
 
 def test_exclusive_groups_of_arguments(records: list[Record]) -> None:
-    record = _record(records, "You cannot specify both")
+    record = record_starting(records, "You cannot specify both")
     assert record.documentation == (
         "`VisionModel.forward()` accepts `pixel_values` / `pixel_values_videos` or `mm_encoder_outputs`, not both; "
         "here both were given."
@@ -143,53 +135,55 @@ def test_exclusive_groups_of_arguments(records: list[Record]) -> None:
 
 
 def test_an_attribute_set_once_from_the_config_is_the_config_field(records: list[Record]) -> None:
-    record = _record(records, "Invalid visual_prompter_apply")
+    record = record_starting(records, "Invalid visual_prompter_apply")
     assert record.solutions[0] == "Set `config.visual_prompter_apply` to one of `'add'`, `'remove'`, `'replace'`."
     assert record.example_fix == "# after: one of the accepted values\nconfig.visual_prompter_apply = 'add'"
-    twice = _record(records, "A field assigned twice")
+    twice = record_starting(records, "A field assigned twice")
     assert "config.scratch" not in " ".join([twice.documentation or "", *twice.solutions])
 
 
 def test_a_setting_the_message_asks_for_is_a_step_and_the_example(records: list[Record]) -> None:
-    record = _record(records, "If `encoder_hidden_states` are passed")
+    record = record_starting(records, "If `encoder_hidden_states` are passed")
     assert "Set `config.add_cross_attention=True`, as the message says." in record.solutions
     assert record.example_fix == "# after: as the message says\nconfig.add_cross_attention = True"
-    passed = _record(records, "Long-form generation")
+    passed = record_starting(records, "Long-form generation")
     assert "Pass `return_timestamps=True`, as the message says." in passed.solutions
     assert passed.example_fix == "# after: as the message says\ntranscribe(..., return_timestamps=True)"
 
 
 def test_a_setting_after_a_negation_is_the_fault_not_the_fix(records: list[Record]) -> None:
-    record = _record(records, "You cannot pass `load_in_4bit=True`")
+    record = record_starting(records, "You cannot pass `load_in_4bit=True`")
     assert not any("as the message says" in step for step in record.solutions)
 
 
 def test_a_list_of_offending_names_says_what_to_do_with_them(records: list[Record]) -> None:
-    unused = _record(records, "The following `model_kwargs`")
+    unused = record_starting(records, "The following `model_kwargs`")
     assert unused.solutions[0] == (
         "Remove or rename the names the message lists (`unused_model_args`): `generate()` does not use them; "
         "check their spelling."
     )
-    missing = _record(records, "This file requires packages")
+    missing = record_starting(records, "This file requires packages")
     assert missing.solutions[0] == (
         "Install the packages the message lists (`missing_packages`): `pip install` followed by their names."
     )
 
 
 def test_path_checks_on_an_argument(records: list[Record]) -> None:
-    assert _record(records, "Provided path").solutions[0] == "Pass a directory, not a file, as `save_directory`."
-    assert _record(records, "Can't find a vocabulary").solutions[0] == (
+    assert (
+        record_starting(records, "Provided path").solutions[0] == "Pass a directory, not a file, as `save_directory`."
+    )
+    assert record_starting(records, "Can't find a vocabulary").solutions[0] == (
         "Pass the path of an existing file as `vocab_file` (check the path for typos)."
     )
 
 
 def test_a_chained_bound_on_an_argument(records: list[Record]) -> None:
-    record = _record(records, "Set `speaker_id` in the range")
+    record = record_starting(records, "Set `speaker_id` in the range")
     assert record.solutions[0] == "Set `speaker_id` to a value with `0` <= `speaker_id` < `num_speakers`."
 
 
 def test_a_package_version_the_message_requires(records: list[Record]) -> None:
-    record = _record(records, "Distributed checkpointing requires")
+    record = record_starting(records, "Distributed checkpointing requires")
     assert record.solutions[-1] == (
         "Upgrade `torch` to 2.8 or newer (the message requires it) (the command is in the example fix)."
     )
@@ -197,22 +191,22 @@ def test_a_package_version_the_message_requires(records: list[Record]) -> None:
 
 
 def test_a_size_check_on_an_argument_names_the_size_to_pass(records: list[Record]) -> None:
-    record = _record(records, "Attention mask should be of size")
+    record = record_starting(records, "Attention mask should be of size")
     assert record.solutions[0] == (
         "Pass `attention_mask` with `attention_mask.size()` equal to `(bsz, 1, tgt_len, tgt_len)`."
     )
-    assert _record(records, "Attention weights have").solutions == [  # a local value: what it is computed from
+    assert record_starting(records, "Attention weights have").solutions == [  # a local value: what it is computed from
         "Check the `hidden_states` you pass to `Attention.forward()`: the check reads `attn_weights`, `bsz` and "
         "`tgt_len`, computed from it, and needs `attn_weights.size()` == `(bsz, tgt_len)`."
     ]
 
 
 def test_a_public_method_switched_off_says_not_to_call_it(records: list[Record]) -> None:
-    record = _record(records, "Not needed for this model")
+    record = record_starting(records, "Not needed for this model")
     assert record.solutions == [
         "Do not call `AudioForCTC.freeze_feature_encoder()`: it always raises `AttributeError` here."
     ]
-    assert _record(records, "Not needed either").solutions == []  # private: the user does not call it
+    assert record_starting(records, "Not needed either").solutions == []  # private: the user does not call it
 
 
 def test_the_report_counts_hits_as_replied_with_the_curated_text_folded_in() -> None:
