@@ -50,7 +50,6 @@ _EXTRACTION = "tested through tests/records/test_extract.py (the extraction pack
 _MINING = "tested through tests/records/test_mining.py (the mining package's face)"
 _EXPLAIN = "tested through tests/records/test_explain.py and test_explain_shipped.py (the explainer's face)"
 NOT_YET_SPLIT: dict[str, str] = {
-    "bot/cli/mine_cmd.py": "`records mine` end to end: tests/records/test_mining.py and tests/bot/cli/test_mine_sources.py",
     "records/extraction/candidates.py": _EXTRACTION,
     "records/extraction/clean.py": _EXTRACTION,
     "records/extraction/common.py": _EXTRACTION,

@@ -1,7 +1,9 @@
 """``tracebot records mine``: records from every raise site of a library's source tree.
 
 The one mining command (``scripts/mine_transformers.sh`` and ``make records`` use it too). What it
-walks and the repository paths of its files are decided in ``bot.cli.mine_sources``.
+walks and the repository paths of its files are decided in ``bot.cli.mine_sources``; ``--library``
+fetches a release's wheel with ``bot.cli.wheels`` and takes the repository, layout and tag of a known
+library from ``records.mining.libraries``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import time
 from pathlib import Path
 
 from bot.cli._common import add_db_option, open_database
-from bot.cli.mine_sources import KNOWN_LIBRARIES, download_wheel, package_root, parse_requirement, resolve_source
+from bot.cli.mine_sources import resolve_source
+from bot.cli.wheels import Release, fetch_release, parse_release
 from bot.settings import Settings
 from records.errors import CliError
 from records.mining import DEFAULT_WORKERS, format_report, mine_tree, write_records
+from records.mining.libraries import find_library
 from storage.importer import import_paths
 
 
@@ -31,7 +35,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     mine.add_argument("path", type=Path, nargs="?", metavar="PATH",
                       help="a package directory, an unpacked wheel or a repository checkout")  # fmt: skip
-    mine.add_argument("--library", metavar="NAME==VERSION", help="download this release's wheel with pip and mine it")
+    mine.add_argument(
+        "--library",
+        metavar="NAME==VERSION",
+        help="download this release's wheel from PyPI with pip and mine its package",
+    )
     mine.add_argument("--repo", metavar="OWNER/NAME", help="GitHub repository of the source (known for --library)")
     mine.add_argument("--ref", metavar="REF", help="tag or commit the links pin (--library: its tag)")
     mine.add_argument("--src-prefix", default=None, metavar="PREFIX", help="repository path prefix, e.g. src/")
@@ -47,25 +55,39 @@ async def mine_command(args: argparse.Namespace, settings: Settings) -> int:
     """Mine the tree (or a downloaded release), then write the records to a file or import them."""
     if (args.path is None) == (args.library is None):
         raise CliError("give a PATH to mine or --library NAME==VERSION (one of the two)")
-    if args.library is not None:
-        name, version = parse_requirement(args.library)
-        with tempfile.TemporaryDirectory(prefix="tracebot-mine-") as tmp:
-            package = package_root(await asyncio.to_thread(download_wheel, name, version, Path(tmp)), name)
-            known = KNOWN_LIBRARIES.get(package.name)
-            args.repo = args.repo or (known.repo if known else None)
-            args.ref = args.ref or (known.tag.format(version=version) if known else None)
-            if args.src_prefix is None and known is not None:
-                args.src_prefix = known.src_prefix
-            args.library_version = args.library_version or version
-            return await _mine(args, settings, package)
-    return await _mine(args, settings, args.path)
+    if args.library is None:
+        _check_target(args)
+        return await _mine(args, settings, args.path)
+    release = parse_release(args.library)
+    _target_release(args, release)
+    # Removed on every way out; a download or unpack that fails does so before anything is written.
+    with tempfile.TemporaryDirectory(prefix="tracebot-mine-") as tmp:
+        package = await asyncio.to_thread(fetch_release, release, Path(tmp))
+        return await _mine(args, settings, package)
 
 
-async def _mine(args: argparse.Namespace, settings: Settings, path: Path) -> int:
+def _target_release(args: argparse.Namespace, release: Release) -> None:
+    """Fill in the repository, tag, layout and version a known library's release has, then check them."""
+    library = find_library(release.name)
+    if library is not None:
+        args.repo = args.repo or library.repo
+        args.ref = args.ref or library.ref(release.version)
+        args.src_prefix = library.src_prefix if args.src_prefix is None else args.src_prefix
+    elif not args.repo or not args.ref:
+        raise CliError(f"--library {release}: not a library tracebot knows; give its --repo OWNER/NAME and --ref TAG")
+    args.library_version = args.library_version or release.version
+    _check_target(args)
+
+
+def _check_target(args: argparse.Namespace) -> None:
+    """Refuse a missing or malformed repository or tag before any work is done."""
     if not args.repo or "/" not in args.repo:
         raise CliError(f"--repo: expected OWNER/NAME, got {args.repo!r}" if args.repo else "--repo is required")
     if not args.ref:
         raise CliError("--ref is required (the tag or commit the links pin)")
+
+
+async def _mine(args: argparse.Namespace, settings: Settings, path: Path) -> int:
     source = resolve_source(path, args.src_prefix or "")
     started = time.perf_counter()
     version = args.library_version or args.ref.removeprefix("v")

@@ -10,44 +10,16 @@ mined file must be right whatever the user points at:
 - a repository checkout (``pyproject.toml`` or ``setup.py``, packages under ``src/``): its ``src/``
   is walked and the paths start with ``src/``.
 
-``--library NAME==VERSION`` downloads the wheel with pip (no dependencies) and mines it; the
-repositories of the libraries users hit most are known, with their layout and tag format.
+``--library NAME==VERSION`` mines the package of a release's wheel (fetched by ``bot.cli.wheels``)
+as a package directory, with the repository, layout and tag of ``records.mining.libraries``.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from records.errors import CliError
-
-
-@dataclass(frozen=True, slots=True)
-class Library:
-    """A library's GitHub repository, where its package sits in it, and how its release tags read."""
-
-    repo: str
-    src_prefix: str
-    tag: str  # format of a release's tag, with {version}
-
-
-KNOWN_LIBRARIES = {
-    "transformers": Library("huggingface/transformers", "src/", "v{version}"),
-    "huggingface_hub": Library("huggingface/huggingface_hub", "src/", "v{version}"),
-    "accelerate": Library("huggingface/accelerate", "src/", "v{version}"),
-    "peft": Library("huggingface/peft", "src/", "v{version}"),
-    "datasets": Library("huggingface/datasets", "src/", "{version}"),
-    "diffusers": Library("huggingface/diffusers", "src/", "v{version}"),
-    "trl": Library("huggingface/trl", "", "v{version}"),
-    "safetensors": Library("huggingface/safetensors", "bindings/python/py_src/", "v{version}"),
-    "tokenizers": Library("huggingface/tokenizers", "bindings/python/py_src/", "v{version}"),
-    "bitsandbytes": Library("bitsandbytes-foundation/bitsandbytes", "", "{version}"),
-    "sentence_transformers": Library("UKPLab/sentence-transformers", "", "v{version}"),
-    "torch": Library("pytorch/pytorch", "", "v{version}"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,42 +52,3 @@ def resolve_source(path: Path, src_prefix: str) -> Source:
 
 def _is_checkout(path: Path) -> bool:
     return any((path / name).is_file() for name in ("pyproject.toml", "setup.py", "setup.cfg"))
-
-
-def parse_requirement(text: str) -> tuple[str, str]:
-    """Split ``NAME==VERSION``; anything else is a one-line error."""
-    name, sep, version = text.partition("==")
-    if not sep or not name.strip() or not version.strip() or any(c in version for c in "<>=!~, "):
-        raise CliError(f"--library: expected NAME==VERSION (an exact release), got {text!r}")
-    return name.strip(), version.strip()
-
-
-def download_wheel(name: str, version: str, into: Path) -> Path:
-    """Download one release's wheel (no dependencies) with pip and unpack it; return the unpacked dir."""
-    wheels = into / "wheel"
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-               f"{name}=={version}", "-d", str(wheels)]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603 - our own argv
-    found = sorted(wheels.glob("*.whl")) if wheels.is_dir() else []
-    if done.returncode != 0 or not found:
-        last = (done.stderr.strip().splitlines() or ["no wheel"])[-1]
-        raise CliError(f"--library {name}=={version}: the wheel did not download ({last})")
-    unpacked = into / "unpacked"
-    try:
-        with zipfile.ZipFile(found[0]) as wheel:
-            wheel.extractall(unpacked)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise CliError(f"--library {name}=={version}: the wheel did not unpack ({exc})") from None
-    return unpacked
-
-
-def package_root(unpacked: Path, name: str) -> Path:
-    """Return the importable package of an unpacked wheel (``sentence-transformers`` is ``sentence_transformers``)."""
-    wanted = name.lower().replace("-", "_")
-    candidates = [child for child in sorted(unpacked.iterdir()) if (child / "__init__.py").is_file()]
-    for child in candidates:
-        if child.name.lower() == wanted:
-            return child
-    if len(candidates) == 1:
-        return candidates[0]
-    raise CliError(f"--library {name}: the wheel holds no Python package named {wanted}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.cli.mine_sources import package_root, parse_requirement, resolve_source
+from bot.cli.mine_sources import resolve_source
 from records.errors import CliError
 from records.reader import LoadedRecord, read_file
 
@@ -54,20 +54,6 @@ def test_a_path_that_is_none_of_these_is_one_clear_line(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(CliError, match="not a package directory, an unpacked wheel or a repository checkout"):
         resolve_source(tmp_path, "")
-
-
-def test_library_must_name_one_release() -> None:
-    assert parse_requirement("peft==0.13.2") == ("peft", "0.13.2")
-    for bad in ("peft", "peft>=0.13", "==1.0", "peft==", "peft==1.0,<2"):
-        with pytest.raises(CliError, match="expected NAME==VERSION"):
-            parse_requirement(bad)
-
-
-def test_a_wheel_with_no_python_package_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "data_only-1.0.dist-info").mkdir()
-    (tmp_path / "data_only").mkdir()
-    with pytest.raises(CliError, match="holds no Python package"):
-        package_root(tmp_path, "data-only")
 
 
 def test_path_and_library_together_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

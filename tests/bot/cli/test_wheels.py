@@ -1,0 +1,139 @@
+"""Fetching one release's wheel: pip's download (offline, from a local directory), unpacking, the package."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli.wheels import Release, download_wheel, fetch_release, parse_release, unpack_package
+from records.errors import CliError
+from tests.bot.cli.conftest import OfflineIndex, build_wheel, damage_member
+
+RAISES = "def load(path):\n    raise ValueError(f'Could not load the file {path}')\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("peft==0.13.2", Release("peft", "0.13.2")),
+        (" sentence-transformers == 3.0.1 ", Release("sentence-transformers", "3.0.1")),
+        ("torch==2.5.1+cu121", Release("torch", "2.5.1+cu121")),
+    ],
+)
+def test_one_exact_release_is_read(text: str, release: Release) -> None:
+    assert parse_release(text) == release
+    assert str(release) == f"{release.name}=={release.version}"
+
+
+@pytest.mark.parametrize("text", ["peft", "peft>=0.13", "==1.0", "peft==", "peft==1.0,<2", "peft=1.0", "peft===1.0"])
+def test_anything_but_one_exact_release_is_one_line(text: str) -> None:
+    with pytest.raises(CliError, match=r"^--library: expected NAME==VERSION \(one exact release\), got "):
+        parse_release(text)
+
+
+def test_the_package_s_python_files_are_unpacked(tmp_path: Path) -> None:
+    wheel = build_wheel(tmp_path / "w.whl", "lib", "1.0", {
+        "lib/__init__.py": RAISES, "lib/sub/mod.py": RAISES, "lib/_rust.abi3.so": b"\x7fELF",
+        "other/__init__.py": RAISES, "lib/py.typed": "",
+    })  # fmt: skip
+    package = unpack_package(wheel, Release("lib", "1.0"), tmp_path / "out")
+    assert package == tmp_path / "out" / "lib"
+    unpacked = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file())
+    assert unpacked == ["lib/__init__.py", "lib/sub/mod.py"]  # not the binary, the data or the other package
+
+
+@pytest.mark.parametrize(
+    ("name", "packages", "chosen"),
+    [
+        ("torch", ["functorch", "torch", "torchgen"], "torch"),
+        ("sentence-transformers", ["sentence_transformers"], "sentence_transformers"),
+        ("Huggingface_Hub", ["huggingface_hub"], "huggingface_hub"),
+        ("PyYAML", ["yaml"], "yaml"),  # the only package, whatever its name
+    ],
+)
+def test_the_package_named_like_the_project_is_chosen(
+    tmp_path: Path, name: str, packages: list[str], chosen: str
+) -> None:
+    wheel = build_wheel(tmp_path / "w.whl", name, "1.0", {f"{p}/__init__.py": RAISES for p in packages})
+    assert unpack_package(wheel, Release(name, "1.0"), tmp_path / "out").name == chosen
+
+
+@pytest.mark.parametrize(
+    ("files", "problem"),
+    [
+        ({"six.py": RAISES}, r"holds no Python package \(no <package>/__init__\.py\)"),
+        ({"lib/data.json": "{}", "lib/sub/__init__.py": RAISES}, "holds no Python package"),
+        ({"alpha/__init__.py": "", "beta/__init__.py": ""}, r"holds no package named lib \(it has alpha, beta\)"),
+    ],
+)
+def test_a_wheel_without_the_python_package_is_one_line(tmp_path: Path, files: dict[str, str], problem: str) -> None:
+    wheel = build_wheel(tmp_path / "w.whl", "lib", "1.0", files)
+    with pytest.raises(CliError, match=f"^--library lib==1.0: the wheel {problem}"):
+        unpack_package(wheel, Release("lib", "1.0"), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_file_that_is_not_a_zip_is_one_line(tmp_path: Path) -> None:
+    wheel = tmp_path / "lib-1.0-py3-none-any.whl"
+    wheel.write_bytes(b"<html>503 Service Unavailable</html>")
+    with pytest.raises(CliError, match=r"^--library lib==1.0: the wheel did not unpack \(File is not a zip file\)$"):
+        unpack_package(wheel, Release("lib", "1.0"), tmp_path / "out")
+
+
+def test_a_damaged_member_is_one_line(tmp_path: Path) -> None:
+    wheel = build_wheel(tmp_path / "w.whl", "lib", "1.0", {"lib/__init__.py": RAISES})
+    damage_member(wheel, "Could not load")
+    with pytest.raises(CliError, match=r"the wheel did not unpack \(Bad CRC-32 for file 'lib/__init__.py'\)$"):
+        unpack_package(wheel, Release("lib", "1.0"), tmp_path / "out")
+
+
+def test_pip_downloads_the_wheel(offline_index: OfflineIndex, tmp_path: Path) -> None:
+    offline_index.add("lib", "1.0", {"lib/__init__.py": RAISES})
+    offline_index.add("lib", "2.0", {"lib/__init__.py": RAISES})
+    wheel = download_wheel(Release("lib", "1.0"), tmp_path / "dest")
+    assert wheel == tmp_path / "dest" / "lib-1.0-py3-none-any.whl"
+    assert sorted(p.name for p in (tmp_path / "dest").iterdir()) == [wheel.name]
+
+
+def test_a_version_pip_cannot_find_ends_with_pip_s_last_error(offline_index: OfflineIndex, tmp_path: Path) -> None:
+    offline_index.add("lib", "1.0", {"lib/__init__.py": RAISES})
+    with pytest.raises(CliError) as caught:
+        download_wheel(Release("lib", "9.9"), tmp_path / "dest")
+    assert (
+        str(caught.value)
+        == "--library lib==9.9: the wheel did not download (No matching distribution found for lib==9.9)"
+    )
+
+
+def test_a_wheel_pip_finds_invalid_is_one_line(offline_index: OfflineIndex, tmp_path: Path) -> None:
+    (offline_index.links / "lib-1.0-py3-none-any.whl").write_bytes(b"not a zip")
+    with pytest.raises(
+        CliError, match=r"^--library lib==1.0: the wheel did not download \(Wheel 'lib' .* is invalid\.\)$"
+    ):
+        download_wheel(Release("lib", "1.0"), tmp_path / "dest")
+
+
+def test_pip_taking_too_long_is_one_line(offline_index: OfflineIndex, tmp_path: Path) -> None:
+    offline_index.add("lib", "1.0", {"lib/__init__.py": RAISES})
+    # Starting Python and importing pip alone takes longer than this.
+    with pytest.raises(CliError, match=r"^--library lib==1.0: pip did not download the wheel within 0 s$"):
+        download_wheel(Release("lib", "1.0"), tmp_path / "dest", timeout=0.01)
+
+
+def test_a_python_that_cannot_start_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+    with pytest.raises(CliError, match=r"^--library lib==1.0: pip could not be started \(No such file or directory\)$"):
+        download_wheel(Release("lib", "1.0"), tmp_path / "dest")
+
+
+def test_a_release_is_fetched_into_the_given_directory(tmp_path: Path) -> None:
+    def download(release: Release, into: Path) -> Path:
+        into.mkdir(parents=True)
+        return build_wheel(into / f"{release.name}-{release.version}-py3-none-any.whl", release.name, "1.0",
+                           {"lib/__init__.py": RAISES})  # fmt: skip
+
+    package = fetch_release(Release("lib", "1.0"), tmp_path, download=download)
+    assert package == tmp_path / "unpacked" / "lib"
+    assert (package / "__init__.py").read_text() == RAISES
