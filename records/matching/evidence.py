@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, utils
 
-from records.matching.align import align, is_first_clause
+from records.matching.align import Alignment, align, is_first_clause
 from records.matching.index import IndexEntry
 from records.matching.patterns import derived_pattern, pattern_evidence
 from records.matching.template import Template
@@ -43,6 +43,8 @@ RETYPED_COVERED, RETYPED_FUZZY, RETYPED_CEILING = 0.7, 0.8, 0.85
 # Below this many literal characters a template says little (e.g. "Invalid {x}").
 SPECIFIC_CHARS = 28
 LINE_TOLERANCE = 2
+# An alignment no message can better: every literal character found in order, nothing outside.
+_PERFECT = Alignment(1.0, FRAGMENT_CHARS, True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +155,15 @@ class TextEvidence:
         return self.consistent and (self.found_chars >= FRAGMENT_CHARS or self.clause)
 
 
-def text_evidence(template: Template, pattern: str | None, message: str) -> TextEvidence:
-    """Score a message against a template: its pattern, its literal parts in order, and fuzzy text."""
-    alignment = align(template.segments, message)
+def text_evidence(
+    template: Template, pattern: str | None, message: str, alignment: Alignment | None = None
+) -> TextEvidence:
+    """Score a message against a template: its pattern, its literal parts in order, and fuzzy text.
+
+    ``alignment`` is ``align(template.segments, message)`` when the caller has it already.
+    """
+    if alignment is None:
+        alignment = align(template.segments, message)
     segments = alignment.covered
     # A record without a pattern (the page form has none) gets one from its template; patterns are
     # case-sensitive, which tells "Assisted decoding..." from "assisted decoding..." apart.
@@ -169,36 +177,63 @@ def text_evidence(template: Template, pattern: str | None, message: str) -> Text
     fuzzy = fuzz.token_sort_ratio(
         template.literal, _condensed(message), processor=utils.default_process, score_cutoff=30
     )
-    whole = 0.45 * pattern_score + 0.40 * segments + 0.15 * fuzzy / 100
-    if segments < 1.0:
-        whole *= segments if alignment.consistent else segments**2  # text missing inside is worse
-    if alignment.replaced and segments >= RETYPED_COVERED and fuzzy >= 100 * RETYPED_FUZZY:
-        whole = max(whole, min(RETYPED_CEILING, segments * fuzzy / 100))
+    text, clause = _text(
+        template.segments, template.literal_chars, message, alignment, pattern=pattern_score, fuzzy=fuzzy
+    )
+    return TextEvidence(
+        text,
+        pattern_score,
+        segments,
+        fuzzy / 100,
+        min(1.0, template.literal_chars / max(1, len(message.strip()))),
+        alignment.found_chars,
+        alignment.consistent,
+        template.literal_chars,
+        clause,
+    )
+
+
+def text_ceiling(template: Template, message: str, alignment: Alignment) -> float:
+    """Return the most ``text_evidence(...).text`` can be, given the alignment: pattern and fuzzy text at best.
+
+    The alignment costs a fraction of the pattern and the fuzzy comparison; a template whose ceiling
+    cannot come near the best candidate's score is never compared further (``records.matching.scoring``).
+    """
+    pattern = 1.0 if alignment.covered >= 0.5 else 0.0
+    return _text(template.segments, template.literal_chars, message, alignment, pattern=pattern, fuzzy=100.0)[0]
+
+
+def text_ceiling_unaligned(literal_chars: int) -> float:
+    """Return the most ``text_evidence(...).text`` can be for a template of ``literal_chars``, whatever the message."""
+    return _text((), literal_chars, "", _PERFECT, pattern=1.0, fuzzy=100.0)[0]
+
+
+def _text(
+    segments: tuple[str, ...], literal_chars: int, message: str, alignment: Alignment, *, pattern: float, fuzzy: float
+) -> tuple[float, bool]:
+    """Combine the pieces of text evidence (``fuzzy`` in percent) into its score; say whether a first sentence.
+
+    The score never falls as ``pattern`` or ``fuzzy`` grow, which ``text_ceiling`` relies on.
+    """
+    covered = alignment.covered
+    whole = 0.45 * pattern + 0.40 * covered + 0.15 * fuzzy / 100
+    if covered < 1.0:
+        whole *= covered if alignment.consistent else covered**2  # text missing inside is worse
+    if alignment.replaced and covered >= RETYPED_COVERED and fuzzy >= 100 * RETYPED_FUZZY:
+        whole = max(whole, min(RETYPED_CEILING, covered * fuzzy / 100))
     piece = 0.0
     clause = False
     if alignment.consistent:
         # A message cut off, or quoted in part, covers only part of its template, and that is the
         # paste's doing: what counts is how long a run of the template's text it is, in order.
         piece = FRAGMENT_CEILING * min(1.0, alignment.found_chars / FRAGMENT_CHARS)
-        clause = piece < FRAGMENT_CEILING and is_first_clause(template.segments, message, CLAUSE_CHARS)
+        clause = piece < FRAGMENT_CEILING and is_first_clause(segments, message, CLAUSE_CHARS)
         if clause:
             piece = FRAGMENT_CEILING
-    specificity = min(1.0, template.literal_chars / SPECIFIC_CHARS)
-    explained = min(1.0, template.literal_chars / max(1, len(message.strip())))
+    specificity = min(1.0, literal_chars / SPECIFIC_CHARS)
     # Message text beyond a template's first or last words is not explained by it: of two templates
     # that both fit, the one that reaches the end of a cut-off message goes first.
-    text = max(whole, piece) * (0.6 + 0.4 * specificity) * (1.0 - OUTSIDE_WEIGHT * alignment.outside)
-    return TextEvidence(
-        text,
-        pattern_score,
-        segments,
-        fuzzy / 100,
-        explained,
-        alignment.found_chars,
-        alignment.consistent,
-        template.literal_chars,
-        clause,
-    )
+    return max(whole, piece) * (0.6 + 0.4 * specificity) * (1.0 - OUTSIDE_WEIGHT * alignment.outside), clause
 
 
 def _condensed(message: str) -> str:

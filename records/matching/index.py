@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import sys
+import zlib
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from records.matching.align import squash
 from records.matching.template import Template, leading_words, literal_key, literal_words, message_words, parse_template
 from records.model import Record
 
@@ -52,6 +54,10 @@ MAX_POSTING = 50_000
 # Words are visited rarest first. Once candidates exist, a word posted for more templates than this
 # only adds weight to the candidates already found instead of walking its whole posting list.
 DENSE_POSTING = 512
+# Two templates of one file and class opening with this many squashed characters in common, raised in
+# different versions, are one check reworded (the matcher joins their answers).
+REWORDED_OPENING = 40
+NO_OPENING = -1  # the kin key of a template with a shorter opening (crc32 keys are never negative)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +128,33 @@ class Candidate:
 
     group: TemplateGroup
     coverage: float
+    slot: int  # the template's place in the index (``MatchIndex.facts``)
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateFacts:
+    """What the matcher asks of a template before comparing it with a paste, kept from the build.
+
+    ``text_key`` and ``opening_key`` are checksums of its literal text (``literal_key``, which folding
+    compares) and of its squashed opening (which joining rewordings compares): two templates whose
+    keys differ can never fold or join. Checksums, not strings, to stay small at a million templates;
+    two texts with the same checksum only cost a comparison more.
+    """
+
+    literal_chars: int
+    text_key: int
+    opening_key: int
+
+
+def template_facts(template: Template) -> TemplateFacts:
+    """Return a template's facts (see ``TemplateFacts``)."""
+    opening = squash(template.literal)
+    opening_key = _checksum(opening[:REWORDED_OPENING]) if len(opening) >= REWORDED_OPENING else NO_OPENING
+    return TemplateFacts(template.literal_chars, _checksum(literal_key(template)), opening_key)
+
+
+def _checksum(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))  # a record's text may hold a lone surrogate
 
 
 def intern_entry(entry: IndexEntry) -> IndexEntry:
@@ -159,6 +192,10 @@ class MatchIndex:
         # word -> slots of the templates posted under it, ascending (slots only ever grow).
         self._postings: dict[str, array[int]] = {}
         self._denominators = array("d")  # per slot: its posted words' weight (coverage denominator)
+        # per slot: its template's facts (``TemplateFacts``), set when the template is first attached
+        self._literal_chars = array("I")
+        self._text_keys = array("q")
+        self._opening_keys = array("q")
         self._df: Counter[str] = Counter()
         # (file name, line) -> slots: a paste's raising frame finds the templates raised there, even
         # those with no word to post ("{message}."). Stale slots are harmless: members are checked.
@@ -174,6 +211,7 @@ class MatchIndex:
             if slot == len(words_of):
                 group = index._groups[slot]
                 assert group is not None
+                index._describe(slot, group.template)
                 words = tuple(literal_words(group.template))
                 words_of.append(words)
                 index._df.update(words)
@@ -203,6 +241,7 @@ class MatchIndex:
             if not known:
                 group = self._groups[slot]
                 assert group is not None
+                self._describe(slot, group.template)
                 words = frozenset(literal_words(group.template))
                 self._df.update(words)
                 self._post(slot, words)
@@ -256,7 +295,7 @@ class MatchIndex:
         for k in _best(key, first_seen, limit):
             group = self._groups[int(slots[k])]
             if group is not None:
-                result.append(Candidate(group, min(float(got[k]) / group.posted_weight, 1.0)))
+                result.append(Candidate(group, min(float(got[k]) / group.posted_weight, 1.0), int(slots[k])))
         return result
 
     def _seed(self, words: list[str]) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
@@ -274,8 +313,12 @@ class MatchIndex:
 
     def at_line(self, file_name: str, line: int) -> list[Candidate]:
         """Return the templates raised at ``line`` of a file named ``file_name`` (any directory)."""
-        groups = (self._groups[slot] for slot in sorted(self._at_line.get((file_name, line), ())))
-        return [Candidate(group, 1.0) for group in groups if group is not None]
+        slots = sorted(self._at_line.get((file_name, line), ()))
+        return [Candidate(group, 1.0, slot) for slot in slots if (group := self._groups[slot]) is not None]
+
+    def facts(self, slot: int) -> TemplateFacts:
+        """Return the facts of the template at ``slot`` (kept from the build: no parsing)."""
+        return TemplateFacts(self._literal_chars[slot], self._text_keys[slot], self._opening_keys[slot])
 
     def _attach(self, entry: IndexEntry) -> int:
         """Put an entry in its template's group (creating the group); return the group's slot."""
@@ -284,6 +327,9 @@ class MatchIndex:
             slot = len(self._groups)
             self._groups.append(TemplateGroup(entry.error_message))
             self._denominators.append(1.0)
+            self._literal_chars.append(0)
+            self._text_keys.append(0)
+            self._opening_keys.append(NO_OPENING)
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
@@ -292,6 +338,12 @@ class MatchIndex:
         if entry.file_path and entry.line_number is not None:
             self._at_line.setdefault((entry.file_path.rpartition("/")[2], entry.line_number), set()).add(slot)
         return slot
+
+    def _describe(self, slot: int, template: Template) -> None:
+        facts = template_facts(template)
+        self._literal_chars[slot] = facts.literal_chars
+        self._text_keys[slot] = facts.text_key
+        self._opening_keys[slot] = facts.opening_key
 
     def _post(self, slot: int, words: Iterable[str]) -> None:
         group = self._groups[slot]

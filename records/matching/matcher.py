@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, utils
 
 from records.extract import ExtractedError, Extraction, extract
 from records.extraction.model import KIND_CANDIDATE
+from records.matching.align import Alignment, align
 from records.matching.evidence import (
     LINE_TOLERANCE,
     Evidence,
@@ -31,19 +32,21 @@ from records.matching.evidence import (
     gather,
     library_of,
     short_class,
+    text_ceiling,
+    text_ceiling_unaligned,
     text_evidence,
 )
 from records.matching.folding import (
     Site,
     fold,
     fold_reason,
-    is_other_backend,
     named_models,
     representative_key,
     squashed_literal,
 )
 from records.matching.generic import is_generic
-from records.matching.index import Candidate, IndexEntry, MatchIndex
+from records.matching.index import NO_OPENING, REWORDED_OPENING, Candidate, IndexEntry, MatchIndex, TemplateFacts
+from records.matching.scoring import FrameNames, ceiling, raw_score
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
@@ -51,10 +54,9 @@ CANDIDATES = 24
 TRIED_OTHERS, TRIED_FRAGMENTS = 12, 12  # errors of one paste tried beside its primary
 MAX_NAMED_CHARS = 64_000  # the paste's tail searched for model class names (extraction's limit)
 MAX_QUERY_CHARS = 500
-GENERIC_TEXT_FACTOR = 0.4
-# Two templates of one file and class opening with this many squashed characters in common, raised in
-# different versions, are one check reworded (``_join_reworded``).
-REWORDED_OPENING = 40
+# Ranks are sums of floats added in another order by the ceilings: a candidate is skipped only when its
+# ceiling is below the cut by more than rounding could ever make up.
+PRUNE_SLACK = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,27 +90,6 @@ class Thresholds:
     ambiguous: float = 45.0
     margin: float = 6.0
     classless_text: float = 0.9
-
-
-# Weights of the evidence in the combined score; they add up to 1. Line agreement says which version
-# raised it; "explained" (how much of the message is the template's own text) breaks ties between
-# templates that both fit, in favour of the more specific one.
-W_TEXT, W_CLASS, W_FRAME, W_REPO, W_LINE, W_EXPLAINED = 0.70, 0.12, 0.12, 0.02, 0.08, 0.02
-# transformers' modular_*.py files are the sources its modeling_*.py files are generated from; they
-# never run, so a paste's error comes from the generated copy whenever both raise the same message.
-MODULAR_PENALTY = 0.08
-# transformers 4.x kept TensorFlow and Flax copies of many checks; pastes come from PyTorch far more
-# often, so without a frame in the copy the PyTorch original goes first.
-OTHER_BACKEND_PENALTY = 0.03
-# The paste's raising frame is this record's file and line and the class agrees: the paste shows the
-# raise statement itself. When the template has too little text to compare ("{message}.", "{key}"),
-# that is the evidence, and it outranks a text match raised at another line.
-SITE_SCORE = 0.96
-SITE_LITERAL_CHARS = 12
-# The paste quotes the template as the source writes it, placeholders and all ('raise ValueError(f"Can't
-# find a valid checkpoint at {checkpoint_path}")'): the code line of the raise tells look-alike
-# templates of two files apart ("... at {resume_from_checkpoint}" is trainer.py's), like a frame would.
-W_SOURCE = 0.04
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +150,10 @@ class _Group:
 class Matcher:
     """Matches pasted text against an index of records."""
 
-    def __init__(self, index: MatchIndex, thresholds: Thresholds | None = None) -> None:
+    def __init__(self, index: MatchIndex, thresholds: Thresholds | None = None, *, prune: bool = True) -> None:
         self.index = index
         self.thresholds = thresholds or Thresholds()
+        self.prune = prune  # skip candidates that cannot change the answer (``_scored``); off to compare
 
     def match(self, text: str) -> MatchResult:
         """Return the status and the best answers for a paste."""
@@ -209,9 +191,9 @@ class Matcher:
         """
         hint = _hint(error, libraries)
         groups: dict[str, _Group] = {}
-        for candidate in self._candidates(error):
-            quoted = quotes_source(candidate.group.text, paste)
-            for item in self._score_template(candidate, error, hint, quoted):
+        found = self._candidates(error)
+        for candidate, items in zip(found, self._scored(found, error, hint, paste), strict=True):
+            for item in items:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, hint, versions or {}) for group in groups.values()]
         framed = [any(m.evidence.frame > 0 or m.quoted for m in group.members) for group in groups.values()]
@@ -221,6 +203,42 @@ class Matcher:
         answers = _one_per_record(_fold(answers, framed, repos, names))
         answers.sort(key=lambda m: (-m.rank, m.id))
         return answers
+
+    def _scored(
+        self, found: list[Candidate], error: ExtractedError, hint: FrameHint | None, paste: str
+    ) -> list[list[_Scored]]:
+        """Score the candidates that can change the answer, best bound first; return each one's members.
+
+        A candidate is skipped (no members) when its ceiling (``records.matching.scoring``) is a margin
+        or more below the best rank found: it can then be neither the answer nor offered beside it.
+        Answers of other candidates fold or join with it only when their texts are kin (``_kin_of_scored``):
+        every candidate kin to one scored is scored too, so folding and joining see the answers they
+        would see without skipping. A curated record with no line joins the located site whose text it
+        opens whatever their scores (``_join_curated``): it turns skipping off for the error.
+        """
+        scored: list[list[_Scored] | None] = [None] * len(found)
+        if not self.prune or any(m.curated and m.line_number is None for c in found for m in c.group.members):
+            return [self._score_template(c, error, hint, quotes_source(c.group.text, paste)) for c in found]
+        frames = FrameNames.of(hint)
+        facts = [self.index.facts(c.slot) for c in found]
+        first = [ceiling(c.group.members, text_ceiling_unaligned(f.literal_chars), f.literal_chars, frames, exact=False)
+                 for c, f in zip(found, facts, strict=True)]  # fmt: skip
+        best = float("-inf")
+        for k in sorted(range(len(found)), key=lambda k: -first[k]):
+            if first[k] + PRUNE_SLACK < best - self.thresholds.margin:
+                break  # the rest are bounded lower still
+            template = found[k].group.template
+            alignment = align(template.segments, error.message)
+            limit = ceiling(found[k].group.members, text_ceiling(template, error.message, alignment),
+                            template.literal_chars, frames)  # fmt: skip
+            if limit + PRUNE_SLACK < best - self.thresholds.margin:
+                continue
+            items = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste), alignment)
+            scored[k] = items
+            best = max([best, *(item.rank for item in items)])
+        for k in _kin_of_scored(found, facts, [items is not None for items in scored]):
+            scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
+        return [items or [] for items in scored]
 
     def candidates_of(self, error: ExtractedError) -> list[Candidate]:
         """Return the templates scored for one extracted error (for the evaluation's miss causes)."""
@@ -278,11 +296,16 @@ class Matcher:
         return no_answer, []
 
     def _score_template(
-        self, candidate: Candidate, error: ExtractedError, hint: FrameHint | None, quoted: bool = False
+        self,
+        candidate: Candidate,
+        error: ExtractedError,
+        hint: FrameHint | None,
+        quoted: bool = False,
+        alignment: Alignment | None = None,
     ) -> list[_Scored]:
         group = candidate.group
         pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
-        text = text_evidence(group.template, pattern, error.message)
+        text = text_evidence(group.template, pattern, error.message, alignment)
         if error.error_class is None and not error.frames and not self._text_suffices(text):
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
         generic = is_generic(group.template)
@@ -298,21 +321,38 @@ def _score(
     entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None, generic: bool, *, quoted: bool
 ) -> _Scored:
     evidence = gather(entry, text, error.error_class, hint)
-    text_weight = W_TEXT
-    if generic and evidence.frame <= 0:
-        text_weight *= GENERIC_TEXT_FACTOR  # Python says this too: only a frame can make it ours
-    raw = text_weight * evidence.text + W_CLASS * evidence.error_class + W_FRAME * evidence.frame
-    raw += W_REPO * evidence.repo + W_LINE * evidence.same_line + W_EXPLAINED * evidence.explained
-    if entry.file_path and "/modular_" in entry.file_path:
-        raw -= MODULAR_PENALTY
-    if is_other_backend(entry.file_path) and evidence.frame <= 0:
-        raw -= OTHER_BACKEND_PENALTY
-    at_site = evidence.frame >= 1.0 and evidence.same_line and evidence.error_class > 0
-    if at_site and text.literal_chars < SITE_LITERAL_CHARS:
-        raw = max(raw, SITE_SCORE)
-    if quoted:
-        raw += W_SOURCE
+    raw = raw_score(entry, evidence, text.literal_chars, generic=generic, quoted=quoted)
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted)
+
+
+def _kin_of_scored(found: list[Candidate], facts: list[TemplateFacts], scored: list[bool]) -> list[int]:
+    """Return the skipped candidates whose answers could fold or join with a scored one's.
+
+    Folding takes answers of the same literal text (``cause_text``); joining, answers opening alike
+    of which one has versions (``_reworded``). Keys are checksums: two texts with the same one only
+    cost a candidate scored more.
+    """
+    texts = {fact.text_key for fact, done in zip(facts, scored, strict=True) if done}
+    openings: dict[int, bool] = {}  # a scored candidate's opening -> whether one opening so has versions
+    for candidate, fact, done in zip(found, facts, scored, strict=True):
+        if done and fact.opening_key != NO_OPENING:
+            openings[fact.opening_key] = openings.get(fact.opening_key, False) or _versioned(candidate)
+    return [
+        k
+        for k, (candidate, fact, done) in enumerate(zip(found, facts, scored, strict=True))
+        if not done and (fact.text_key in texts or _joins(candidate, fact, openings))
+    ]
+
+
+def _joins(candidate: Candidate, fact: TemplateFacts, openings: dict[int, bool]) -> bool:
+    """Tell whether a candidate's answers could join a scored one's: the same opening, and one has versions."""
+    versioned = openings.get(fact.opening_key)
+    return versioned is not None and (versioned or _versioned(candidate))
+
+
+def _versioned(candidate: Candidate) -> bool:
+    """Tell whether a template's answers can have versions (a mined member with one), as ``_reworded`` needs."""
+    return any(not m.curated and m.library_version for m in candidate.group.members)
 
 
 @lru_cache(maxsize=64)  # one paste's errors share candidates; 64 pastes of at most 64 KB held

@@ -164,6 +164,9 @@ def _state(index: MatchIndex) -> dict[str, Any]:
         "posted": [[number[word] for word in group.posted] for group in groups],
         "weights": [group.posted_weight for group in groups],
         "denominators": index._denominators.tolist(),
+        "literal_chars": index._literal_chars.tolist(),
+        "text_keys": index._text_keys.tolist(),
+        "opening_keys": index._opening_keys.tolist(),
         "posting_words": words,
         "posting_lengths": [len(index._postings[word]) for word in words],
         "posting_slots": [slot for word in words for slot in index._postings[word]],
@@ -187,8 +190,12 @@ def _restore(state: dict[str, Any]) -> MatchIndex:
         index._postings[word] = array("I", flat[start : start + length])
         start += length
     index._denominators = array("d", state["denominators"])
-    if len(index._denominators) != len(texts) or start != len(flat):
-        raise ValueError("the posting lists or weights do not fit the templates")
+    index._literal_chars = array("I", state["literal_chars"])
+    index._text_keys = array("q", state["text_keys"])
+    index._opening_keys = array("q", state["opening_keys"])
+    per_slot = (index._denominators, index._literal_chars, index._text_keys, index._opening_keys)
+    if any(len(column) != len(texts) for column in per_slot) or start != len(flat):
+        raise ValueError("the posting lists, weights or template facts do not fit the templates")
     for group, posted, weight in zip(index._groups, state["posted"], state["weights"], strict=True):
         assert group is not None  # checked above: every slot holds a template
         group.posted, group.posted_weight = tuple(map(words.__getitem__, posted)), float(weight)

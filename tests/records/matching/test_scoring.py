@@ -1,0 +1,154 @@
+"""Scores from evidence, and the ceilings that let the matcher skip candidates: never below the score."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from benchmarks.evalset import raised_cases, real_cases, shipped_matcher
+from benchmarks.evaluate import load_cases
+from records.matching import IndexEntry, Matcher
+from records.matching.align import align
+from records.matching.evidence import (
+    FrameHint,
+    TextEvidence,
+    gather,
+    text_ceiling,
+    text_ceiling_unaligned,
+    text_evidence,
+)
+from records.matching.scoring import FrameNames, ceiling, raw_score
+from records.matching.template import parse_template
+
+PATHS = [
+    "src/transformers/modeling_utils.py",
+    "src/transformers/models/bert/modeling_bert.py",
+    "src/transformers/models/bert/modular_bert.py",
+    "src/transformers/models/bert/modeling_tf_bert.py",
+    "src/pkg2/models/bert/modeling_bert.py",
+    "./modeling_utils.py",
+    ".x",
+]
+FRAMES = [
+    "transformers/modeling_utils.py",
+    "transformers/models/bert/modeling_bert.py",
+    "/home/u/.venv/lib/python3.11/site-packages/pkg2/models/bert/modeling_bert.py",
+    "./src/transformers/models/bert/modular_bert.py",
+    "/home/u/run.py",
+    "a/.x",
+]
+WORDS = ["model", "config", "the", "of", "must", "be", "token", "pad", "shape", "(", ")", ".", "`", "\n", "is", "x"]
+
+entries = st.builds(
+    IndexEntry,
+    id=st.just("r"),
+    error_message=st.just("m"),
+    error_class=st.sampled_from([None, "ValueError", "OSError", "TypeError"]),
+    file_path=st.one_of(st.none(), st.sampled_from(PATHS)),
+    line_number=st.one_of(st.none(), st.integers(1, 12)),
+    repo=st.sampled_from([None, "huggingface/transformers", "acme/big"]),
+)
+hints = st.one_of(
+    st.none(),
+    st.builds(
+        FrameHint,
+        st.lists(st.sampled_from(FRAMES), max_size=4).map(tuple),
+        st.one_of(st.none(), st.integers(1, 12)),
+        st.frozensets(st.sampled_from(["transformers", "big", "torch"])),
+    ),
+)
+texts = st.floats(0.0, 1.0)
+
+
+@given(entry=entries, hint=hints, text=texts, slack=texts, chars=st.integers(0, 60), generic=st.booleans(),
+       quoted=st.booleans(), pasted=st.sampled_from([None, "ValueError", "OSError"]))  # fmt: skip
+def test_a_ceiling_is_never_below_the_score(
+    entry: IndexEntry,
+    hint: FrameHint | None,
+    text: float,
+    slack: float,
+    chars: int,
+    generic: bool,
+    quoted: bool,
+    pasted: str | None,
+) -> None:
+    evidence = gather(entry, TextEvidence(text, 0.0, 0.0, 0.0, 1.0, literal_chars=chars), pasted, hint)
+    score = raw_score(entry, evidence, chars, generic=generic, quoted=quoted) * 100
+    limit = min(1.0, text + slack)  # any text at least the real one
+    frames = FrameNames.of(hint)
+    exact = ceiling([entry], limit, chars, frames)
+    assert score <= exact
+    assert exact <= ceiling([entry], limit, chars, frames, exact=False)
+
+
+@given(entries=st.lists(entries, max_size=5), hint=hints, text=texts)
+def test_the_ceiling_of_several_members_is_the_highest_of_theirs(
+    entries: list[IndexEntry], hint: FrameHint | None, text: float
+) -> None:
+    frames = FrameNames.of(hint)
+    assert ceiling(entries, text, 20, frames) == max((ceiling([e], text, 20, frames) for e in entries), default=-1e309)
+
+
+segments = st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join)
+templates = st.lists(segments, min_size=1, max_size=4).map("{v}".join)
+
+
+@st.composite
+def messages(draw: st.DrawFn, template: str) -> str:
+    """A message of the template (values filled in, maybe cut or retyped), or any words."""
+    kind = draw(st.sampled_from(["filled", "cut", "words", "retyped"]))
+    if kind == "words":
+        return draw(segments)
+    filled = template.replace("{v}", draw(st.sampled_from(["", "42", "LlamaConfig", "a b c", "torch.float16"])))
+    if kind == "cut":
+        return filled[draw(st.integers(0, len(filled))) : draw(st.integers(0, len(filled)))]
+    if kind == "retyped":
+        at = draw(st.integers(0, len(filled)))
+        return filled[:at] + draw(st.sampled_from(["", "z", "extra words"])) + filled[at + 1 :]
+    return filled
+
+
+@given(data=st.data(), template=templates, pattern=st.sampled_from([None, "^(.+?)$", "^model (.+?)$"]))
+def test_the_text_ceiling_is_never_below_the_text_evidence(
+    data: st.DataObject, template: str, pattern: str | None
+) -> None:
+    message = data.draw(messages(template))
+    parsed = parse_template(template)
+    alignment = align(parsed.segments, message)
+    text = text_evidence(parsed, pattern, message, alignment).text
+    assert text == text_evidence(parsed, pattern, message).text  # the alignment given is the one it makes
+    assert text <= text_ceiling(parsed, message, alignment) <= text_ceiling_unaligned(parsed.literal_chars)
+
+
+def _answers(matcher: Matcher, text: str) -> tuple[object, ...]:
+    result = matcher.match(text)
+    shown = [(m.id, m.score, m.rank, m.file_path, m.line_number, m.versions, m.other_files, m.why, m.member_ids)
+             for m in result.matches]  # fmt: skip
+    return result.status, result.error.message if result.error else None, shown
+
+
+@cache
+def _unpruned() -> Matcher:
+    return Matcher(shipped_matcher().index, prune=False)
+
+
+SETS: dict[str, Callable[[], list[dict[str, Any]]]] = {
+    "real": lambda: real_cases("transformers"),
+    "raised": raised_cases,
+    "foreign": lambda: real_cases("foreign"),
+    "chat": lambda: real_cases("chat"),
+    "hard": lambda: load_cases("hard"),
+}
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("name", SETS)
+def test_skipping_candidates_changes_no_answer(name: str) -> None:
+    """Every paste of the evaluation sets gets the answers, scores, folds and members it gets with no skipping."""
+    for case in SETS[name]():
+        assert _answers(shipped_matcher(), case["text"]) == _answers(_unpruned(), case["text"]), case["id"]
