@@ -6,6 +6,9 @@ VENV   := .venv
 # `tracebot` a test starts compiles the whole project again (about 18 s of `make test`).
 export PYTHONDONTWRITEBYTECODE :=
 export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
+# NumPy's BLAS starts a thread per core at import (~60 ms of CPU in every test worker and every
+# `tracebot` a test starts); nothing here does linear algebra. `tracebot` itself sets the same.
+export OPENBLAS_NUM_THREADS ?= 1
 BIN    := $(VENV)/bin
 DB     ?= data/tracebot.db
 
@@ -58,9 +61,12 @@ typecheck: $(VENV)/.installed-test
 compose-check:
 	sh scripts/check-compose.sh
 
-# Both cores (one file per worker: module fixtures load once), branch coverage with the floor in pyproject.
+# Both cores (one file per worker: module fixtures load once; the longest modules first, see
+# tests/conftest.py), branch coverage with the floor in pyproject. Only the total is printed: the
+# table would analyse every source file a second time (pytest-cov computes the total apart) while
+# the workers wait; `.venv/bin/coverage report` prints it, with the missing lines, from .coverage.
 pytest: $(VENV)/.installed-test
-	$(BIN)/pytest -q -n auto --dist loadfile --cov
+	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report=
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks
