@@ -7,6 +7,7 @@ test and lets the ``why`` of a match say which evidence carried it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz, utils
 
@@ -203,6 +204,7 @@ def text_ceiling(template: Template, message: str, alignment: Alignment) -> floa
     return _text(template.segments, template.literal_chars, message, alignment, pattern=pattern, fuzzy=100.0)[0]
 
 
+@lru_cache(maxsize=4096)  # asked for every candidate; few lengths recur
 def text_ceiling_unaligned(literal_chars: int) -> float:
     """Return the most ``text_evidence(...).text`` can be for a template of ``literal_chars``, whatever the message."""
     return _text((), literal_chars, "", _PERFECT, pattern=1.0, fuzzy=100.0)[0]

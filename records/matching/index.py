@@ -144,6 +144,7 @@ class TemplateFacts:
     literal_chars: int
     text_key: int
     opening_key: int
+    unlocated_curated: bool = False  # a curated member names no line (the matcher then scores every candidate)
 
 
 def template_facts(template: Template) -> TemplateFacts:
@@ -196,6 +197,8 @@ class MatchIndex:
         self._literal_chars = array("I")
         self._text_keys = array("q")
         self._opening_keys = array("q")
+        # per slot: 1 once a curated member with no line joined (never reset: a stale 1 only costs time)
+        self._unlocated_curated = array("b")
         self._df: Counter[str] = Counter()
         # (file name, line) -> slots: a paste's raising frame finds the templates raised there, even
         # those with no word to post ("{message}."). Stale slots are harmless: members are checked.
@@ -318,7 +321,12 @@ class MatchIndex:
 
     def facts(self, slot: int) -> TemplateFacts:
         """Return the facts of the template at ``slot`` (kept from the build: no parsing)."""
-        return TemplateFacts(self._literal_chars[slot], self._text_keys[slot], self._opening_keys[slot])
+        return TemplateFacts(
+            self._literal_chars[slot],
+            self._text_keys[slot],
+            self._opening_keys[slot],
+            bool(self._unlocated_curated[slot]),
+        )
 
     def _attach(self, entry: IndexEntry) -> int:
         """Put an entry in its template's group (creating the group); return the group's slot."""
@@ -330,10 +338,13 @@ class MatchIndex:
             self._literal_chars.append(0)
             self._text_keys.append(0)
             self._opening_keys.append(NO_OPENING)
+            self._unlocated_curated.append(0)
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
         group.members.append(entry)
+        if entry.curated and entry.line_number is None:
+            self._unlocated_curated[slot] = 1
         self._entry_of_id[entry.id] = entry
         if entry.file_path and entry.line_number is not None:
             self._at_line.setdefault((entry.file_path.rpartition("/")[2], entry.line_number), set()).add(slot)

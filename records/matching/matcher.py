@@ -217,10 +217,10 @@ class Matcher:
         opens whatever their scores (``_join_curated``): it turns skipping off for the error.
         """
         scored: list[list[_Scored] | None] = [None] * len(found)
-        if not self.prune or any(m.curated and m.line_number is None for c in found for m in c.group.members):
+        facts = [self.index.facts(c.slot) for c in found]
+        if not self.prune or any(f.unlocated_curated for f in facts):
             return [self._score_template(c, error, hint, quotes_source(c.group.text, paste)) for c in found]
         frames = FrameNames.of(hint)
-        facts = [self.index.facts(c.slot) for c in found]
         first = [ceiling(c.group.members, text_ceiling_unaligned(f.literal_chars), f.literal_chars, frames, exact=False)
                  for c, f in zip(found, facts, strict=True)]  # fmt: skip
         best = float("-inf")
@@ -252,8 +252,9 @@ class Matcher:
             name = frame.path.rpartition("/")[2]
             seen = {id(c.group) for c in found}
             for line in range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1):
-                found += [c for c in self.index.at_line(name, line) if id(c.group) not in seen]
-                seen.update(id(c.group) for c in found)
+                fresh = [c for c in self.index.at_line(name, line) if id(c.group) not in seen]
+                found += fresh
+                seen.update(id(c.group) for c in fresh)
         return found
 
     def search(self, query: str, limit: int = 25) -> list[Match]:

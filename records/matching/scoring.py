@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from records.matching.evidence import LINE_TOLERANCE, Evidence, FrameHint, path_agrees
 from records.matching.folding import is_other_backend
@@ -73,6 +73,8 @@ class FrameNames:
     paths: tuple[str, ...] = ()  # innermost last, as ``FrameHint.package_paths``
     raising_line: int | None = None
     names: frozenset[str] = frozenset()
+    # file path -> its frame evidence: a paste's candidates share a few files (many templates each)
+    _seen: dict[str, float] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, hint: FrameHint | None) -> FrameNames:
@@ -85,9 +87,13 @@ class FrameNames:
         """Return ``frame_evidence`` for a record in ``file_path`` where it is positive, else 0."""
         if not file_path or file_path.rpartition("/")[2] not in self.names:
             return 0.0
-        if path_agrees(self.paths[-1], file_path):
-            return 1.0
-        return 0.5 if any(path_agrees(p, file_path) for p in self.paths) else 0.0
+        frame = self._seen.get(file_path)
+        if frame is None:
+            frame = 1.0 if path_agrees(self.paths[-1], file_path) else 0.0
+            if not frame and any(path_agrees(p, file_path) for p in self.paths):
+                frame = 0.5
+            self._seen[file_path] = frame
+        return frame
 
 
 def ceiling(
