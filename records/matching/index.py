@@ -58,6 +58,7 @@ DENSE_POSTING = 512
 # different versions, are one check reworded (the matcher joins their answers).
 REWORDED_OPENING = 40
 NO_OPENING = -1  # the kin key of a template with a shorter opening (crc32 keys are never negative)
+MIXED_FILES = "/"  # the file name of a template raised in files of several names (no file name holds a "/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +146,7 @@ class TemplateFacts:
     text_key: int
     opening_key: int
     unlocated_curated: bool = False  # a curated member names no line (the matcher then scores every candidate)
+    file_name: str = MIXED_FILES  # the last path part of every member's file ("" for none), if they share one
 
 
 def template_facts(template: Template) -> TemplateFacts:
@@ -199,6 +201,7 @@ class MatchIndex:
         self._opening_keys = array("q")
         # per slot: 1 once a curated member with no line joined (never reset: a stale 1 only costs time)
         self._unlocated_curated = array("b")
+        self._file_names: list[str] = []  # per slot: its members' common file name, or MIXED_FILES
         self._df: Counter[str] = Counter()
         # (file name, line) -> slots: a paste's raising frame finds the templates raised there, even
         # those with no word to post ("{message}."). Stale slots are harmless: members are checked.
@@ -326,11 +329,13 @@ class MatchIndex:
             self._text_keys[slot],
             self._opening_keys[slot],
             bool(self._unlocated_curated[slot]),
+            self._file_names[slot],
         )
 
     def _attach(self, entry: IndexEntry) -> int:
         """Put an entry in its template's group (creating the group); return the group's slot."""
         slot = self._group_of_text.get(entry.error_message)
+        name = sys.intern(entry.file_path.rpartition("/")[2]) if entry.file_path else ""
         if slot is None:
             slot = len(self._groups)
             self._groups.append(TemplateGroup(entry.error_message))
@@ -339,12 +344,15 @@ class MatchIndex:
             self._text_keys.append(0)
             self._opening_keys.append(NO_OPENING)
             self._unlocated_curated.append(0)
+            self._file_names.append(name)
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
         group.members.append(entry)
         if entry.curated and entry.line_number is None:
             self._unlocated_curated[slot] = 1
+        if self._file_names[slot] != name:
+            self._file_names[slot] = MIXED_FILES  # never set back: a stale mix only costs a closer look
         self._entry_of_id[entry.id] = entry
         if entry.file_path and entry.line_number is not None:
             self._at_line.setdefault((entry.file_path.rpartition("/")[2], entry.line_number), set()).add(slot)

@@ -45,8 +45,16 @@ from records.matching.folding import (
     squashed_literal,
 )
 from records.matching.generic import is_generic
-from records.matching.index import NO_OPENING, REWORDED_OPENING, Candidate, IndexEntry, MatchIndex, TemplateFacts
-from records.matching.scoring import FrameNames, ceiling, raw_score
+from records.matching.index import (
+    MIXED_FILES,
+    NO_OPENING,
+    REWORDED_OPENING,
+    Candidate,
+    IndexEntry,
+    MatchIndex,
+    TemplateFacts,
+)
+from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
@@ -221,8 +229,7 @@ class Matcher:
         if not self.prune or any(f.unlocated_curated for f in facts):
             return [self._score_template(c, error, hint, quotes_source(c.group.text, paste)) for c in found]
         frames = FrameNames.of(hint)
-        first = [ceiling(c.group.members, text_ceiling_unaligned(f.literal_chars), f.literal_chars, frames, exact=False)
-                 for c, f in zip(found, facts, strict=True)]  # fmt: skip
+        first = [_first_ceiling(c, f, frames) for c, f in zip(found, facts, strict=True)]
         best = float("-inf")
         for k in sorted(range(len(found)), key=lambda k: -first[k]):
             if first[k] + PRUNE_SLACK < best - self.thresholds.margin:
@@ -324,6 +331,14 @@ def _score(
     evidence = gather(entry, text, error.error_class, hint)
     raw = raw_score(entry, evidence, text.literal_chars, generic=generic, quoted=quoted)
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted)
+
+
+def _first_ceiling(candidate: Candidate, facts: TemplateFacts, frames: FrameNames) -> float:
+    """Bound a candidate's rank before its text is compared: its text at best, members in a frame's file looked at."""
+    text = text_ceiling_unaligned(facts.literal_chars)
+    if facts.file_name != MIXED_FILES and facts.file_name not in frames.names:
+        return unframed_ceiling(text)  # every member is in a file no frame names: no need to visit them
+    return ceiling(candidate.group.members, text, facts.literal_chars, frames, exact=False)
 
 
 def _kin_of_scored(found: list[Candidate], facts: list[TemplateFacts], scored: list[bool]) -> list[int]:

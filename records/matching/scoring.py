@@ -113,8 +113,17 @@ def ceiling(
     framed = [e for e in members if e.file_path and e.file_path.rpartition("/")[2] in names]
     best = max((_member_ceiling(e, text, literal_chars, frames) for e in framed), default=-math.inf)
     if len(framed) < len(members):
-        best = max(best, W_TEXT * text + W_CLASS + W_REPO + W_EXPLAINED + W_SOURCE)
+        best = max(best, _unframed(text))
     return best * 100
+
+
+def unframed_ceiling(text: float) -> float:
+    """Return ``ceiling`` of members in no file of the paste's frames, their penalties left out."""
+    return _unframed(text) * 100
+
+
+def _unframed(text: float) -> float:
+    return W_TEXT * text + W_CLASS + W_REPO + W_EXPLAINED + W_SOURCE
 
 
 def _member_ceiling(entry: IndexEntry, text: float, literal_chars: int, frames: FrameNames) -> float:
