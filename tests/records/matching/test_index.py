@@ -133,3 +133,35 @@ def test_the_first_sentence_of_a_long_template_finds_it_among_short_ones_holding
     found = index.candidates("Input length of input_ids is 2048, but `max_length` is set to 2048.", 3)
     assert found[0].group.text == long
     assert found[0].coverage < max(c.coverage for c in found[1:])  # coverage stays the template's own share
+
+
+def test_templates_of_one_literal_text_or_opening_share_their_kin_keys() -> None:
+    index = MatchIndex.build(
+        [
+            IndexEntry(id="a", error_message="Expected {n} tokens for the attention mask, got {m} in the batch"),
+            IndexEntry(id="b", error_message="Expected {count} tokens for the attention mask, got {got} in the batch"),
+            IndexEntry(
+                id="c", error_message="Expected {n} tokens for the attention mask, got {m} in the batch; pad it"
+            ),
+            IndexEntry(id="d", error_message="Short {x}"),
+        ]
+    )
+    a, b, c, d = (index.facts(slot) for slot in range(4))
+    assert a.text_key == b.text_key != c.text_key
+    assert a.opening_key == c.opening_key != index_module.NO_OPENING  # the same first 40 squashed letters
+    assert d.opening_key == index_module.NO_OPENING and d.literal_chars == len("Short")
+
+
+def test_a_template_keeps_the_file_name_its_members_share_or_a_mark_for_several() -> None:
+    index = MatchIndex.build(
+        [
+            IndexEntry(id="a1", error_message="one {x}", file_path="src/pkg1/modeling_x.py"),
+            IndexEntry(id="a2", error_message="one {x}", file_path="src/pkg2/modeling_x.py"),
+            IndexEntry(id="b1", error_message="two {x}", file_path="src/modeling_x.py"),
+            IndexEntry(id="b2", error_message="two {x}", file_path="src/modeling_y.py"),
+            IndexEntry(id="c1", error_message="three {x}", line_number=3),
+        ]
+    )
+    assert [index.facts(slot).file_name for slot in range(3)] == ["modeling_x.py", index_module.MIXED_FILES, ""]
+    # a curated record with no line (the matcher then scores every candidate), per template
+    assert [index.facts(slot).unlocated_curated for slot in range(3)] == [True, True, False]
