@@ -1,15 +1,23 @@
-"""Fetching one release's wheel: pip's download (offline, from a local directory), unpacking, the package."""
+"""Fetching one release's wheel: pip's download, unpacking, the package.
+
+pip itself runs (offline, from a local directory) only where nothing else can show the behaviour: one
+download that succeeds and one that fails with pip's own error lines, about 0.7 s each. What
+``download_wheel`` makes of pip's other answers (an invalid wheel, no pip, a timeout) is shown with
+``subprocess.run`` answering as pip does.
+"""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.cli.wheels import Release, download_wheel, fetch_release, parse_release, unpack_package
+from bot.cli.wheels import DOWNLOAD_TIMEOUT, Release, download_wheel, fetch_release, parse_release, unpack_package
 from records.errors import CliError
-from tests.bot.cli.conftest import OfflineIndex, build_wheel, damage_member
+from tests.bot.cli.conftest import WheelIndex, build_wheel, damage_member
 
 RAISES = "def load(path):\n    raise ValueError(f'Could not load the file {path}')\n"
 
@@ -89,7 +97,7 @@ def test_a_damaged_member_is_one_line(tmp_path: Path) -> None:
         unpack_package(wheel, Release("lib", "1.0"), tmp_path / "out")
 
 
-def test_pip_downloads_the_wheel(offline_index: OfflineIndex, tmp_path: Path) -> None:
+def test_pip_downloads_the_wheel(offline_index: WheelIndex, tmp_path: Path) -> None:
     offline_index.add("lib", "1.0", {"lib/__init__.py": RAISES})
     offline_index.add("lib", "2.0", {"lib/__init__.py": RAISES})
     wheel = download_wheel(Release("lib", "1.0"), tmp_path / "dest")
@@ -97,9 +105,9 @@ def test_pip_downloads_the_wheel(offline_index: OfflineIndex, tmp_path: Path) ->
     assert sorted(p.name for p in (tmp_path / "dest").iterdir()) == [wheel.name]
 
 
-def test_a_version_pip_cannot_find_ends_with_pip_s_last_error(offline_index: OfflineIndex, tmp_path: Path) -> None:
+def test_a_version_pip_cannot_find_ends_with_pip_s_last_error(offline_index: WheelIndex, tmp_path: Path) -> None:
     offline_index.add("lib", "1.0", {"lib/__init__.py": RAISES})
-    with pytest.raises(CliError) as caught:
+    with pytest.raises(CliError) as caught:  # pip says "Could not find a version ..." first, then this
         download_wheel(Release("lib", "9.9"), tmp_path / "dest")
     assert (
         str(caught.value)
@@ -107,19 +115,56 @@ def test_a_version_pip_cannot_find_ends_with_pip_s_last_error(offline_index: Off
     )
 
 
-def test_a_wheel_pip_finds_invalid_is_one_line(offline_index: OfflineIndex, tmp_path: Path) -> None:
-    (offline_index.links / "lib-1.0-py3-none-any.whl").write_bytes(b"not a zip")
-    with pytest.raises(
-        CliError, match=r"^--library lib==1.0: the wheel did not download \(Wheel 'lib' .* is invalid\.\)$"
-    ):
+class FakePip:
+    """Stands in for ``subprocess.run``: notes each call, then answers as pip did or raises."""
+
+    def __init__(self, status: int = 1, stderr: str = "", raises: Exception | None = None) -> None:
+        self.status, self.stderr, self.raises = status, stderr, raises
+        self.calls: list[tuple[list[str], dict[str, Any]]] = []
+
+    def __call__(self, command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+        self.calls.append((command, options))
+        if self.raises is not None:
+            raise self.raises
+        return subprocess.CompletedProcess(command, self.status, "", self.stderr)
+
+
+@pytest.mark.parametrize(
+    ("status", "stderr", "reason"),
+    [
+        # pip 26, offline, given a file that is not a zip (its only line; the path shortened).
+        (1, "ERROR: Wheel 'lib' located at /links/lib-1.0-py3-none-any.whl is invalid.\n",
+         "Wheel 'lib' located at /links/lib-1.0-py3-none-any.whl is invalid."),
+        # A notice after the error (pip's version notice, were it on) is not the reason.
+        (1, "ERROR: No matching distribution found for lib==1.0\nWARNING: There was an error checking the latest"
+         " version of pip.\n", "No matching distribution found for lib==1.0"),
+        # No pip in the environment: Python's own line, not an ERROR: one.
+        (1, "/usr/bin/python3: No module named pip\n", "/usr/bin/python3: No module named pip"),
+        (0, "", "pip found no wheel"),  # pip succeeded yet left no wheel
+    ],
+)  # fmt: skip
+def test_pip_s_answer_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, status: int, stderr: str, reason: str
+) -> None:
+    pip = FakePip(status, stderr)
+    monkeypatch.setattr(subprocess, "run", pip)
+    with pytest.raises(CliError) as caught:
         download_wheel(Release("lib", "1.0"), tmp_path / "dest")
+    assert str(caught.value) == f"--library lib==1.0: the wheel did not download ({reason})"
+    ((command, options),) = pip.calls
+    assert command[1:] == ["-m", "pip", "download", "--quiet", "--no-input", "--no-deps", "--only-binary=:all:",
+                           "lib==1.0", "--dest", str(tmp_path / "dest")]  # fmt: skip
+    assert options["env"]["PIP_DISABLE_PIP_VERSION_CHECK"] == "1"  # its notice would be the last line
+    assert options["timeout"] == DOWNLOAD_TIMEOUT
 
 
-def test_pip_taking_too_long_is_one_line(offline_index: OfflineIndex, tmp_path: Path) -> None:
-    offline_index.add("lib", "1.0", {"lib/__init__.py": RAISES})
-    # Starting Python and importing pip alone takes longer than this.
-    with pytest.raises(CliError, match=r"^--library lib==1.0: pip did not download the wheel within 0 s$"):
-        download_wheel(Release("lib", "1.0"), tmp_path / "dest", timeout=0.01)
+def test_pip_taking_too_long_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pip = FakePip(raises=subprocess.TimeoutExpired(["pip"], 12.0))  # subprocess.run has killed pip by then
+    monkeypatch.setattr(subprocess, "run", pip)
+    with pytest.raises(CliError, match=r"^--library lib==1.0: pip did not download the wheel within 12 s$"):
+        download_wheel(Release("lib", "1.0"), tmp_path / "dest", timeout=12.0)
+    ((_, options),) = pip.calls
+    assert options["timeout"] == 12.0
 
 
 def test_a_python_that_cannot_start_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
