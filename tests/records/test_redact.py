@@ -259,7 +259,7 @@ def _merged(findings: list[tuple[int, int, str]]) -> tuple[Finding, ...]:
     found = redact_module._Found()
     for start, end, kind in findings:
         found.add(start, end, kind)
-    return redact_module._merge(found)
+    return redact_module._findings(redact_module._merge(found))
 
 
 @given(_raw_findings)

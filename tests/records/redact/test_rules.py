@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from records._re2 import SpanPattern, compile_spans
 from records.redact._rules import (
+    _NOT_EMAIL_LITERALS,
+    EMAIL_ADDRESS,
+    EMAIL_CONTEXT,
     RULES,
+    URL_CREDENTIALS,
+    URL_SCHEME,
+    WINDOWS_HOME,
+    WINDOWS_NAME,
+    WINDOWS_NAME_ENDED,
+    Rule,
     _has_key_body,
     _hf_token,
     _is_email,
@@ -89,3 +101,79 @@ def test_a_private_key_needs_key_material() -> None:
 )
 def test_what_counts_as_an_email_address(value: str, personal: bool) -> None:
     assert _is_email(value) is personal
+
+
+# Rules matched without groups find their secret with a function: it must agree with the pattern as first
+# written, with a group around the secret (for Windows paths, one for each kind of name).
+_GROUPED = {
+    "email": compile_spans(f"{EMAIL_CONTEXT}({EMAIL_ADDRESS})"),
+    "url_credentials": compile_spans(f"{URL_SCHEME}({URL_CREDENTIALS})@"),
+    "home_user": compile_spans(rf"{WINDOWS_HOME}(?:({WINDOWS_NAME_ENDED})(?:\\|/)|({WINDOWS_NAME}))"),
+}
+_LOCATED = {rule.kind: rule for rule in RULES if rule.locate is not None}
+# Pieces of addresses, URLs and Windows paths and their neighbours, with characters RE2's case folding or
+# its UTF-8 path treat apart (the long s matches 's' in '(?i:users)'; 'é' takes the str path).
+_NOISE = [*("a", "Z", "7", ".", "-", ":", "]", "@", " ", "\n", "'", '"', "<", "/", "\\", "\\\\", "é", "=")]
+_PIECES = {
+    "email": [*("_", "%", "+", "[", "mailto:", "MAILTO:", "x.io", "example.com", "alice@x.io", "\u212a")],
+    "url_credentials": [*("https://", "git+ssh://", "ftp://", "u:p", "u:p@", ":@", "@h", "https://u:FAKE1@")],
+    "home_user": [*("C:", "d:", "Users", "USERS", "u\u017fers", "My Name", "\t", "C:\\Users\\", "c:/users/")],
+}
+
+
+def _pasted(kind: str) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(_PIECES[kind] + _NOISE), max_size=16).map("".join)
+
+
+def _first_group(spans: list[tuple[int, int]]) -> tuple[int, int]:
+    return next(span for span in spans[1:] if span[0] >= 0)
+
+
+def _located(rule: Rule, text: str) -> list[tuple[int, int]]:
+    assert rule.locate is not None
+    return [rule.locate(text, *spans[0]) for spans in rule.pattern.spans(text)]
+
+
+@pytest.mark.parametrize("kind", sorted(_GROUPED))
+@given(data=st.data())
+def test_a_secret_located_without_groups_is_the_group_of_the_pattern(kind: str, data: st.DataObject) -> None:
+    text = data.draw(_pasted(kind))
+    grouped: SpanPattern = _GROUPED[kind]
+    assert _located(_LOCATED[kind], text) == [_first_group(spans) for spans in grouped.spans(text)]
+
+
+def test_every_rule_matched_without_groups_is_checked_against_its_groups() -> None:
+    assert sorted(_LOCATED) == sorted(_GROUPED)
+    assert all(_LOCATED[kind].pattern.groups == 0 for kind in _LOCATED)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("mailto:alice@example.org", "alice@example.org"),
+        ("alice@example.org", "alice@example.org"),
+        ("(bob@x.io)", "bob@x.io"),
+        ("C:\\Users\\My Name\\x.py", "My Name"),
+        ("C:\\\\Users\\\\bob\\\\x.py", "bob"),
+        ("c:/users/bob", "bob"),
+        ("https://u:FAKEpw1@db.example.com", "u:FAKEpw1"),
+    ],
+)
+def test_located_secrets(text: str, secret: str) -> None:
+    spans = [span for rule in _LOCATED.values() for span in _located(rule, text)]
+    assert [text[start:end] for start, end in spans] == [secret]
+
+
+_LOCAL_PARTS = st.sampled_from(["git", "GIT", "Git.x", "alice", "a.b", "x+y"])
+_DOMAINS = st.sampled_from(["self.x.io", "cls.conf", "SELF.a.co", "x.self.io", "2x.png", "a.JPEG", "e.ico", "x.io"])
+_addresses = st.one_of(
+    st.from_regex(EMAIL_ADDRESS, fullmatch=True),
+    st.builds(lambda local, domain: f"{local}@{domain}", _LOCAL_PARTS, _DOMAINS),
+)
+
+
+@given(_addresses)
+def test_an_address_is_rejected_only_when_it_holds_a_literal_the_rule_looks_for(address: str) -> None:
+    # The e-mail rule skips _is_email on a paste holding none of these literals.
+    rejected = not _is_email(address)
+    assert not rejected or any(literal in address.lower() for literal in _NOT_EMAIL_LITERALS)
