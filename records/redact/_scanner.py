@@ -149,13 +149,19 @@ def placeholder(value: str) -> bool:
     return len(value) >= 16 and shannon(value) < 3.0
 
 
-@cache
 def rules(microsoft: bool = True) -> tuple[tuple[ScannerRule, ...], _Allow]:
     """Return the compiled rules and gitleaks' global allowlist (compiled once, on first use).
 
     gitleaks' rules come first; Microsoft's precisely classified keys (Azure's identifiable keys and SAS
     signatures, which gitleaks lacks) follow.
     """
+    return _compiled(microsoft)
+
+
+# Cached on the flag itself: a cache on rules() would hold rules() and rules(True) apart and compile every
+# rule twice (twice the start-up time, and twice the objects each full garbage collection walks).
+@cache
+def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], _Allow]:
     table = json.loads(_gitleaks_rules.RULES_JSON)
     if microsoft:
         table["rules"] += json.loads(_ms_rules.RULES_JSON)["rules"]

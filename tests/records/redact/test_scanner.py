@@ -227,3 +227,8 @@ def test_placeholders_and_fillers_are_told_from_secrets(value: str, expected: bo
 @given(st.text(alphabet=string.ascii_letters + string.digits + "_-${}<>xX0éÉ\u212a", max_size=40))
 def test_placeholder_agrees_with_its_definition(value: str) -> None:
     assert _scanner.placeholder(value) == _placeholder_by_definition(value)
+
+
+def test_the_rule_tables_are_compiled_once_whichever_way_they_are_asked_for() -> None:
+    assert _scanner.rules() is _scanner.rules(True) is _scanner.rules(microsoft=True)
+    assert _scanner.rules(False) is not _scanner.rules()
