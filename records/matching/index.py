@@ -151,9 +151,10 @@ class TemplateFacts:
 
 def template_facts(template: Template) -> TemplateFacts:
     """Return a template's facts (see ``TemplateFacts``)."""
-    opening = squash(template.literal)
+    key = literal_key(template)
+    opening = squash(key)  # the squashed literal text: squashing drops the key's separators as the literal's
     opening_key = _checksum(opening[:REWORDED_OPENING]) if len(opening) >= REWORDED_OPENING else NO_OPENING
-    return TemplateFacts(template.literal_chars, _checksum(literal_key(template)), opening_key)
+    return TemplateFacts(template.literal_chars, _checksum(key), opening_key)
 
 
 def _checksum(text: str) -> int:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from records.matching import index as index_module
+from records.matching.folding import cause_text, squashed_literal
 from records.matching.index import IndexEntry, MatchIndex
-from records.matching.template import message_words
+from records.matching.template import message_words, parse_template
 
 WORDS = [f"w{chr(97 + a)}{chr(97 + b)}{chr(97 + c)}" for a in range(4) for b in range(5) for c in range(5)]
 
@@ -165,3 +168,12 @@ def test_a_template_keeps_the_file_name_its_members_share_or_a_mark_for_several(
     assert [index.facts(slot).file_name for slot in range(3)] == ["modeling_x.py", index_module.MIXED_FILES, ""]
     # a curated record with no line (the matcher then scores every candidate), per template
     assert [index.facts(slot).unlocated_curated for slot in range(3)] == [True, True, False]
+
+
+@given(st.text(alphabet=st.sampled_from("ab Z9{}.\n\t\x00İΣς-"), max_size=120))
+def test_the_kin_keys_are_checksums_of_what_folding_and_joining_compare(message: str) -> None:
+    facts = index_module.template_facts(parse_template(message))
+    opening = squashed_literal(message)
+    assert facts.text_key == index_module._checksum(cause_text(message))
+    expected = index_module._checksum(opening[:40]) if len(opening) >= 40 else index_module.NO_OPENING
+    assert facts.opening_key == expected
