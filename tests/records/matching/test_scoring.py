@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from benchmarks.evalset import raised_cases, real_cases, shipped_matcher
@@ -18,6 +18,7 @@ from records.matching.evidence import (
     FrameHint,
     TextEvidence,
     gather,
+    library_of,
     text_ceiling,
     text_ceiling_unaligned,
     text_evidence,
@@ -84,6 +85,21 @@ def test_a_ceiling_is_never_below_the_score(
     exact = ceiling([entry], limit, chars, frames)
     assert score <= exact
     assert exact <= ceiling([entry], limit, chars, frames, exact=False)
+
+
+@given(entry=entries, hint=hints, text=texts, chars=st.integers(0, 60))
+def test_a_ceiling_is_reached_when_every_piece_it_takes_at_best_is_at_best(
+    entry: IndexEntry, hint: FrameHint | None, text: float, chars: int
+) -> None:
+    """The bound is no looser than it says: the class, repository, explanation and quote agreeing, it is the score."""
+    library = library_of(entry)
+    assume(entry.error_class is not None and library is not None)
+    base = hint or FrameHint((), None)
+    agreeing = FrameHint(base.package_paths, base.raising_line, base.libraries | {library or ""})
+    evidence = gather(entry, TextEvidence(text, 0.0, 0.0, 0.0, 1.0, literal_chars=chars), entry.error_class, agreeing)
+    assume(evidence.frame >= 0)  # a frame against the record is taken at 0
+    score = raw_score(entry, evidence, chars, generic=False, quoted=True) * 100
+    assert score == pytest.approx(ceiling([entry], text, chars, FrameNames.of(agreeing)))
 
 
 @given(entries=st.lists(entries, max_size=5), hint=hints, text=texts)
