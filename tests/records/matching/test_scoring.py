@@ -153,9 +153,13 @@ def _unpruned() -> Matcher:
     return Matcher(shipped_matcher().index, prune=False)
 
 
+# A fixed third of the real and raised pastes (the raised set repeats each raise site in two versions
+# and several shapes), every paste of the others: comparing all 1,631 pastes took a worker 12 s, and
+# did not differ once (all compared when skipping was written; `python -m benchmarks.evaluate` gives
+# the same accuracy figures with and without it).
 SETS: dict[str, Callable[[], list[dict[str, Any]]]] = {
-    "real": lambda: real_cases("transformers"),
-    "raised": raised_cases,
+    "real": lambda: real_cases("transformers")[::3],
+    "raised": lambda: raised_cases()[::3],
     "foreign": lambda: real_cases("foreign"),
     "chat": lambda: real_cases("chat"),
     "hard": lambda: load_cases("hard"),
@@ -165,6 +169,8 @@ SETS: dict[str, Callable[[], list[dict[str, Any]]]] = {
 @pytest.mark.sweep
 @pytest.mark.parametrize("name", SETS)
 def test_skipping_candidates_changes_no_answer(name: str) -> None:
-    """Every paste of the evaluation sets gets the answers, scores, folds and members it gets with no skipping."""
-    for case in SETS[name]():
+    """The evaluation sets' pastes get the answers, scores, folds and members they get with no skipping."""
+    cases = SETS[name]()
+    assert len(cases) >= 15
+    for case in cases:
         assert _answers(shipped_matcher(), case["text"]) == _answers(_unpruned(), case["text"]), case["id"]
