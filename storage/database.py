@@ -75,6 +75,7 @@ class Database:
         # inside each BEGIN before _begin's own retries start).
         busy_timeout_ms = min(busy_timeout_ms, max(1, int(write_wait * 1000)))
         writer = await _connect(path, busy_timeout_ms)
+        reader: aiosqlite.Connection | None = None
         try:
             # Refuse a newer or damaged file before any pragma writes to it.
             await migrations.pending(writer, str(path))
@@ -82,6 +83,8 @@ class Database:
             reader = await _connect(path, busy_timeout_ms)
             await _configure(reader, path)
         except BaseException:
+            if reader is not None:
+                await reader.close()
             await writer.close()
             raise
         db = cls(path, writer, reader, write_wait=write_wait, busy_timeout_ms=busy_timeout_ms)
@@ -257,6 +260,11 @@ async def _connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosql
     except sqlite3.DatabaseError as exc:
         await conn.close()
         raise _database_error(path, exc) from None
+    except BaseException:
+        # Cancelled (a reload stopped by a shutdown): a connection left open keeps its thread, which
+        # finished its statement after the event loop had closed and printed a traceback at exit.
+        await conn.close()
+        raise
     return conn
 
 

@@ -7,7 +7,9 @@ import json
 import sqlite3
 from collections.abc import AsyncGenerator
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
 import pytest
 
 from records.errors import DatabaseBusy, DatabaseCorrupt, DatabaseTooNew, StorageError
@@ -176,3 +178,61 @@ async def test_a_full_disk_is_one_clear_error_and_nothing_is_half_written(
         assert (await repo.vote_count("r")).helpful == 1  # the acknowledged vote is there, the failed one is not
         await repo.vote(reply_id=3, user_id=3, record_id="r", helpful=True, guild_id=None)  # space back: writes go on
         assert (await repo.vote_count("r")).helpful == 2
+
+
+class _Opened:
+    """Records every aiosqlite connection the database opens, to check that each one is closed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.connections: list[aiosqlite.Connection] = []
+        real = aiosqlite.connect
+
+        def connect(*args: Any, **kwargs: Any) -> aiosqlite.Connection:
+            conn = real(*args, **kwargs)
+            self.connections.append(conn)
+            return conn
+
+        monkeypatch.setattr(aiosqlite, "connect", connect)
+
+    def left_open(self) -> list[aiosqlite.Connection]:
+        """Return the connections whose worker thread still runs (never closed)."""
+        return [conn for conn in self.connections if conn._running]
+
+
+async def _hang_in_header_read(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Make the next header read of a new connection wait forever; return an event set when it starts."""
+    started = asyncio.Event()
+
+    async def hang(conn: aiosqlite.Connection) -> int:
+        started.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(migrations, "current_version", hang)
+    return started
+
+
+@pytest.mark.parametrize("where", ["open", "separate reader"])
+async def test_a_cancelled_open_closes_the_connections_it_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # A reload cancelled by a shutdown while it opened its connection left the connection's thread
+    # running; its statement finished after the event loop closed and printed a traceback at exit.
+    db = await Database.open(tmp_path / "t.db")
+    opened = _Opened(monkeypatch)
+    started = await _hang_in_header_read(monkeypatch)
+
+    async def reload() -> None:
+        async with db.separate_reader():
+            raise AssertionError("unreachable")
+
+    task = asyncio.create_task(Database.open(tmp_path / "t.db") if where == "open" else reload())
+    await asyncio.wait_for(started.wait(), 30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await db.close()
+    left = opened.left_open()
+    for conn in left:  # closed here so that a failure fails, not hangs (their threads keep a process alive)
+        await conn.close()
+    assert opened.connections and left == []
