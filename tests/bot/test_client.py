@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.client import EXTENSIONS, TracebotBot
 from tests.bot.simbot import Sim, seeded_services, sim_fixture, simcord_bot_fixture  # noqa: F401
+from tests.conftest import SIM_SETTLE_SECONDS
 
 DEFAULT_DESCRIPTION = "…"  # what discord.py puts where a description is missing
 
@@ -56,6 +57,10 @@ async def test_every_slash_command_and_option_has_a_description(tree: app_comman
 async def test_the_message_command_is_registered(tree: app_commands.CommandTree[Any]) -> None:
     menus = tree.get_commands(type=discord.AppCommandType.message)
     assert [m.name for m in menus] == ["Explain this error"]
+
+
+async def test_simcord_waits_for_the_bot_as_long_as_a_busy_machine_needs(sim: Sim) -> None:
+    assert sim.env.settle_timeout == SIM_SETTLE_SECONDS  # set for every test by tests/conftest.py
 
 
 async def test_start_up_syncs_the_development_guild_only(sim: Sim) -> None:
