@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _PART = re.compile(r"(\d+)|([A-Za-z]+)")
 # Pre-release tags sort before the release they lead to; anything unknown sorts with them.
 _PRE_RANK = {"dev": -4, "a": -3, "alpha": -3, "b": -2, "beta": -2, "rc": -1, "c": -1}
 
 
+@lru_cache(maxsize=4096)  # a handful of distinct versions, sorted again for every paste's answers
 def version_key(version: str | None) -> tuple[tuple[int, int], ...]:
     """Return a sort key for a version string; None (no version) sorts before every version."""
     if not version:

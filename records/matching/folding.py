@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from records.matching.align import squash
 from records.matching.evidence import short_class
-from records.matching.template import literal_key, parse_template
+from records.matching.template import cause_text, parse_template
 
 # CamelCase names as pastes print model, config and tokenizer classes; capped, since a paste can be long.
 _CLASS_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9]{2,80}")
@@ -46,12 +46,6 @@ class Site:
         The same words raised by two libraries are two causes, each with its own explanation.
         """
         return self.repo, short_class(self.error_class), cause_text(self.error_message)
-
-
-@lru_cache(maxsize=65_536)
-def cause_text(message: str) -> str:
-    """Return a template's literal text, white space normalised (cached: the same templates recur)."""
-    return literal_key(parse_template(message))
 
 
 @lru_cache(maxsize=65_536)

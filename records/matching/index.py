@@ -44,7 +44,15 @@ import numpy as np
 import numpy.typing as npt
 
 from records.matching.align import squash
-from records.matching.template import Template, leading_words, literal_key, literal_words, message_words, parse_template
+from records.matching.template import (
+    Template,
+    cause_text,
+    leading_words,
+    literal_key,
+    literal_words,
+    message_words,
+    parse_template,
+)
 from records.model import Record
 
 WORDS_PER_TEMPLATE = 6
@@ -120,7 +128,8 @@ class TemplateGroup:
 
     def site_key(self, entry: IndexEntry) -> str:
         """Return the key of one member's raise site (same across versions and origins)."""
-        return f"{entry.repo or ''}|{entry.file_path or ''}|{literal_key(self.template)}"
+        # Asked for every member of every candidate of a paste: the literal text is cached by template.
+        return f"{entry.repo or ''}|{entry.file_path or ''}|{cause_text(self.text)}"
 
 
 @dataclass(frozen=True, slots=True)

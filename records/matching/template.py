@@ -228,6 +228,12 @@ def literal_key(template: Template) -> str:
     return _SPACE.sub(" ", "\x00".join(s.strip() for s in template.segments)).strip()
 
 
+@lru_cache(maxsize=65_536)
+def cause_text(message: str) -> str:
+    """Return a template's literal text, white space normalised (cached: the same templates recur)."""
+    return literal_key(parse_template(message))
+
+
 def group_key(repo: str | None, file_path: str | None, message: str) -> str:
     """Return the key that says two records describe the same raise site (any version, any origin)."""
     return f"{repo or ''}|{file_path or ''}|{literal_key(parse_template(message))}"
