@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from records.matching import index as index_module
-from records.matching.folding import cause_text, squashed_literal
+from records.matching.folding import squashed_literal
 from records.matching.index import IndexEntry, MatchIndex
-from records.matching.template import message_words, parse_template
+from records.matching.template import cause_text, message_words, parse_template
 
 WORDS = [f"w{chr(97 + a)}{chr(97 + b)}{chr(97 + c)}" for a in range(4) for b in range(5) for c in range(5)]
 
