@@ -98,10 +98,15 @@ class TriageCog(commands.GroupCog, group_name="triage", group_description="Revie
             self.service.engine.reload_listeners.append(self._on_reload)
 
     async def cog_unload(self) -> None:
-        """Stop the daily retention purge and the import listener."""
+        """Stop the daily retention purge, the import listener and the re-answers still running."""
         self.purge_samples.cancel()
         if self.service.engine is not None and self._on_reload in self.service.engine.reload_listeners:
             self.service.engine.reload_listeners.remove(self._on_reload)
+        # A reload just before a shutdown left its re-answer running after the database had closed
+        # ("Cannot operate on a closed database", a task exception never retrieved): stop and wait.
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _on_reload(self, entries: list[IndexEntry]) -> None:
         """Answer, in the background, the recent pastes that records just imported (or linked) explain."""

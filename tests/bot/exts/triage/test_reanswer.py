@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import cast
 
 import discord
+import pytest
 
 from bot.exts.triage import TriageCog
 from records.matching import IndexEntry
@@ -103,3 +105,22 @@ async def test_an_import_answers_the_pastes_its_record_matches(sim: Sim, tmp_pat
     [answer] = answers_to(sim, pasted)
     assert "tokenmap-missing-key" in str(answer.embeds[0].to_dict()) and seen
     assert await cog.reanswer_entries([e async for e in engine.records.index_entries()]) is None  # once per paste
+
+
+async def test_unloading_the_cog_stops_the_re_answers_still_running(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A reload just before a shutdown left its re-answer running after the database had closed.
+    found = sim.bot.get_cog("TriageCog")
+    assert found is not None
+    cog = cast(TriageCog, found)
+    started = asyncio.Event()
+
+    async def slow(entries: list[IndexEntry]) -> None:
+        started.set()
+        await asyncio.Event().wait()  # a re-answer still waiting on the database or Discord
+
+    monkeypatch.setattr(cog, "reanswer_entries", slow)
+    await cog._on_reload([])
+    [task] = list(cog._tasks)
+    await asyncio.wait_for(started.wait(), 30)
+    await sim.bot.unload_extension("bot.exts.triage")
+    assert task.cancelled() and not cog._tasks
