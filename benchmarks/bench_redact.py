@@ -61,6 +61,11 @@ _SINK = [
 ]  # fmt: skip
 
 
+def _env_dump(rng: random.Random) -> Callable[[int], str]:
+    """Return a maker of environment lines with a random 24-character key, as in a pasted ``env``."""
+    return lambda index: f"SERVICE_{index}_API_KEY={''.join(rng.choices(ALNUM, k=24))}\n"
+
+
 def pastes() -> dict[str, str]:
     """Return the 16 KB pastes to time, by name."""
     rng = random.Random(7)
@@ -82,6 +87,8 @@ def pastes() -> dict[str, str]:
         "kitchen sink": _fill(lambda i: _SINK[i % len(_SINK)]),
         "real hf tokens": _fill(lambda i: f"hf_FAKE{i:030d} "),
         "real emails": _fill(lambda i: f"user{i}@example.com, "),
+        # ~366 labelled keys, each a candidate of both generic rules (ours and gitleaks') with its checks.
+        "env dump": _fill(_env_dump(random.Random(13))),
     }
 
 
