@@ -19,8 +19,7 @@ from bot.engine import Engine
 from bot.exts.answers import Answers
 from bot.settings import Settings
 from storage.database import Database
-from storage.importer import import_paths
-from tests.conftest import SEEDS_JSONL
+from tests.conftest import SEEDS_JSONL, database_file
 
 DEV_GUILD = 1_300_000_000_000_000_001
 STATEFUL = (
@@ -68,8 +67,7 @@ def settings_for_tests(db_path: Path, **overrides: Any) -> Settings:
 
 async def seeded_services(tmp_path: Path, pastes: FakePastes | None = None, **overrides: Any) -> Services:
     """Open a fresh database with the seed records and build the bot's services over it."""
-    db = await Database.open(tmp_path / "tracebot.db")
-    await import_paths(db, [SEEDS_JSONL])
+    db = await Database.open(database_file(tmp_path / "tracebot.db", SEEDS_JSONL))
     engine = await Engine.load(db)
     return Services.build(settings_for_tests(db.path, **overrides), db, engine, pastes)
 

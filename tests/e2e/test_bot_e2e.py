@@ -22,10 +22,8 @@ from typing import IO, Any
 import pytest
 import pytest_asyncio
 
-from storage.database import Database
-from storage.importer import import_paths
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
-from tests.conftest import ROOT, SEED_IDS, SEEDS_JSONL, make_record
+from tests.conftest import ROOT, SEED_IDS, SEEDS_JSONL, database_file, make_record
 from tests.fakediscord import FakeDiscord, FakeInteraction
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -41,13 +39,9 @@ def clean_environment() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith(("TRACEBOT_", "DISCORD_"))}
 
 
-async def seed_database(path: Path, *sources: Path) -> None:
+def seed_database(path: Path, *sources: Path) -> None:
     """Create a database at ``path`` holding the seed records (and any other record files)."""
-    db = await Database.open(path)
-    try:
-        await import_paths(db, [SEEDS_JSONL, *sources])
-    finally:
-        await db.close()
+    database_file(path, SEEDS_JSONL, *sources)
 
 
 @dataclass
@@ -170,7 +164,7 @@ def footer(message: Payload) -> str:
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
     """Start a fake Discord with extra people and channels, and ``tracebot run`` against it."""
     workdir = tmp_path_factory.mktemp("e2e")
-    await seed_database(workdir / "tracebot.db")
+    seed_database(workdir / "tracebot.db")
     async with FakeDiscord() as fake:
         users = [fake.member_user] + [fake.world.add_user(f"user{i}") for i in range(4)]
         for user in users[1:]:
@@ -380,7 +374,7 @@ async def test_records_imported_into_the_live_database_are_answered_within_5_sec
 
 async def test_a_rejected_token_is_one_line_and_status_1(world: World, tmp_path: Path) -> None:
     bot = world.bot
-    await seed_database(tmp_path / "own.db")  # its own database: the running bot holds the world's
+    seed_database(tmp_path / "own.db")  # its own database: the running bot holds the world's
     env = bot.environment() | {"DISCORD_TOKEN": "not-the-token", "TRACEBOT_DB": str(tmp_path / "own.db")}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "run", cwd=bot.workdir, env=env,
@@ -396,7 +390,7 @@ async def test_a_rejected_token_is_one_line_and_status_1(world: World, tmp_path:
 
 
 async def test_sigterm_stops_the_bot_cleanly_after_discord_went_away(tmp_path: Path) -> None:
-    await seed_database(tmp_path / "tracebot.db")
+    seed_database(tmp_path / "tracebot.db")
     fake = FakeDiscord()
     await fake.start()
     bot = BotProcess(fake, tmp_path / "tracebot.db", tmp_path)

@@ -44,7 +44,7 @@ def _replied(fake: FakeDiscord) -> set[str]:
 
 async def test_pastes_imports_and_commands_share_one_database(tmp_path: Path) -> None:
     db = tmp_path / "tracebot.db"
-    await seed_database(db)
+    seed_database(db)
     big = tmp_path / "big.jsonl"
     big.write_text("".join(json.dumps(make_record(id=f"bulk{n}", errorMessage=f"bulk error {n} in {{x}}")) + "\n"
                            for n in range(6_000)))  # fmt: skip

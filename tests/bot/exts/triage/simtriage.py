@@ -19,8 +19,7 @@ from bot.settings import Settings, TriageSettings
 from bot.triage_service import TriageService
 from records.triage import PasteOrigin
 from storage.database import Database
-from storage.importer import import_paths
-from tests.conftest import SEED_IDS, SEEDS_JSONL
+from tests.conftest import SEED_IDS, SEEDS_JSONL, database_file
 
 DEV_GUILD = 1_300_000_000_000_000_011
 RECORD = SEED_IDS["stateful"]
@@ -51,8 +50,7 @@ class Sim:
 
 @pytest.fixture(name="simcord_bot")
 async def simcord_bot_fixture(tmp_path: Path) -> AsyncIterator[TracebotBot]:
-    db = await Database.open(tmp_path / "tracebot.db")
-    await import_paths(db, [SEEDS_JSONL])
+    db = await Database.open(database_file(tmp_path / "tracebot.db", SEEDS_JSONL))
     engine = await Engine.load(db)
     triage_settings = TriageSettings(page_size=2, notify_count=3)
     settings = Settings(
