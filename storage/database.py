@@ -130,7 +130,14 @@ class Database:
             for name, path in (attach or {}).items():
                 await self._writer.execute("ATTACH DATABASE ? AS " + _identifier(name), (str(path),))
             try:
-                await self._begin()
+                try:
+                    await self._begin()
+                except BaseException:
+                    # Cancelled while the connection's thread ran BEGIN (a task stopped at shutdown):
+                    # the BEGIN still happens, and a transaction no one ends would make every later
+                    # write fail with "cannot start a transaction within a transaction".
+                    await asyncio.shield(_rollback(self._writer))
+                    raise
                 try:
                     yield self._writer
                     await self._writer.execute("COMMIT")

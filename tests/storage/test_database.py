@@ -21,7 +21,16 @@ from storage.replies import ReplyLink, ReplyRepository
 from tests.conftest import SEEDS_JSONL, make_record, one_row
 
 
-async def test_fresh_database_has_pragmas_and_latest_schema(db: Database) -> None:
+@pytest.fixture
+async def new_file(tmp_path: Path) -> AsyncGenerator[Database]:
+    """A database opened on a path where no file was (the ``db`` fixture copies a migrated one)."""
+    database = await Database.open(tmp_path / "new.db")
+    yield database
+    await database.close()
+
+
+async def test_fresh_database_has_pragmas_and_latest_schema(new_file: Database) -> None:
+    db = new_file
     assert await db.schema_version() == migrations.latest_version()
     async with db.reader.execute("PRAGMA journal_mode") as cur:
         assert await one_row(cur) == ("wal",)
@@ -236,3 +245,32 @@ async def test_a_cancelled_open_closes_the_connections_it_made(
     for conn in left:  # closed here so that a failure fails, not hangs (their threads keep a process alive)
         await conn.close()
     assert opened.connections and left == []
+
+
+async def test_a_write_cancelled_while_its_begin_ran_leaves_no_transaction_open(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A heartbeat cancelled at shutdown while the writer's thread ran BEGIN: the BEGIN went through,
+    # no one ended it, and the next write failed ("cannot start a transaction within a transaction").
+    writer = db._writer  # the connection whose BEGIN is interrupted
+    execute = writer.execute
+
+    async def begin_then_cancelled(sql: str, *args: Any) -> Any:
+        result = await execute(sql, *args)
+        if sql == "BEGIN IMMEDIATE":
+            raise asyncio.CancelledError  # the waiter was cancelled after the thread ran it
+        return result
+
+    monkeypatch.setattr(writer, "execute", begin_then_cancelled)
+    with pytest.raises(asyncio.CancelledError):
+        async with db.transaction():
+            raise AssertionError("unreachable")
+    monkeypatch.undo()
+    assert not writer.in_transaction
+    async with db.transaction() as conn:  # the next write works
+        await conn.execute(
+            "INSERT INTO import_runs (started_at, finished_at, source, added, updated, unchanged, "
+            "rejected) VALUES ('a', 'b', 'c', 0, 0, 0, 0)"
+        )
+    async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
+        assert await one_row(cur) == (1,)
