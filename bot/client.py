@@ -105,6 +105,7 @@ class TracebotBot(commands.Bot):
         self.component_actions: ComponentActions | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._closing = False  # set when close() starts; discord.py's is_closed() only later
         self.fatal: str | None = None  # why the bot stopped itself, for the exit line
 
     async def setup_hook(self) -> None:
@@ -133,7 +134,9 @@ class TracebotBot(commands.Bot):
         """Log the connection and start the heartbeat ``tracebot health`` checks."""
         log.info("connected as %s (%s) to %d guilds", self.user, self.user and self.user.id, len(self.guilds))
         interval = self.services.settings.heartbeat_interval
-        if interval > 0 and self._heartbeat is None:
+        # A READY can arrive while close() runs (a SIGTERM during the connect): a heartbeat started
+        # then would outlive the database, which closes next.
+        if interval > 0 and self._heartbeat is None and not self._closing:
             self._heartbeat = asyncio.create_task(self._beat(interval), name="tracebot-heartbeat")
 
     async def on_message(self, message: discord.Message, /) -> None:
@@ -156,6 +159,7 @@ class TracebotBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the background tasks, then close the gateway and the HTTP session."""
+        self._closing = True
         tasks = [task for task in (self._heartbeat, self._watcher) if task is not None]
         for task in tasks:
             task.cancel()

@@ -66,3 +66,16 @@ async def test_simcord_waits_for_the_bot_as_long_as_a_busy_machine_needs(sim: Si
 async def test_start_up_syncs_the_development_guild_only(sim: Sim) -> None:
     syncs = [r.path for r in sim.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
     assert syncs == [f"/applications/{sim.bot.application_id}/guilds/{sim.guild.id}/commands"]
+
+
+async def test_a_ready_that_arrives_while_the_bot_closes_starts_no_heartbeat(tmp_path: Path) -> None:
+    # A SIGTERM during the connect: READY came while close() ran, and the heartbeat it started wrote
+    # after the database had closed ("heartbeat write failed" in the log of a clean stop).
+    services = await seeded_services(tmp_path, heartbeat_interval=60)
+    bot = TracebotBot(services)
+    try:
+        await bot.close()
+        await bot.on_ready()
+        assert bot._heartbeat is None
+    finally:
+        await services.db.close()
