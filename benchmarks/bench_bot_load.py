@@ -133,7 +133,7 @@ def populate(fake: FakeDiscord, user: str, users: int, channel: str, channels: i
 async def run_with_cooldowns(workdir: Path) -> dict[str, Any]:
     """The scenario pastes and the one-user floods, with the default cooldowns."""
     db = workdir / "cooldowns.db"
-    await seed_database(db, DATA)
+    seed_database(db, DATA)
     async with FakeDiscord() as fake:
         users, channels = populate(fake, "person", 7, "help-", 4)
         settings = {"TRACEBOT_USER_COOLDOWN": str(USER_COOLDOWN), "TRACEBOT_CHANNEL_COOLDOWN": str(CHANNEL_COOLDOWN),
@@ -179,7 +179,7 @@ async def wait_for_triage(db: Path, like: str, count: int, limit: float) -> int:
 async def run_memory(workdir: Path) -> dict[str, Any]:
     """Cooldowns off: RSS after 2,000 and after 20,000 flood pastes, and the peak in flight."""
     db = workdir / "memory.db"
-    await seed_database(db, DATA)
+    seed_database(db, DATA)
     async with FakeDiscord() as fake:
         users, channels = populate(fake, "flooder", 20, "flood-", 20)
         port = free_port()
