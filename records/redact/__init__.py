@@ -104,19 +104,29 @@ def _secret_span(spans: Spans) -> tuple[int, int]:
     return spans[0]
 
 
-def _accept(rule: _Rule, present: frozenset[str]) -> Callable[[str], bool] | None:
+def _accept(rule: _Rule, present: frozenset[str], screen: _scanner.Screen) -> Callable[[str], bool] | None:
     """Return the rule's check on a value, or None when it would accept every value of the text.
 
-    present: the literals of _finder that occur in the text (lower-cased).
+    present: the literals of _finder that occur in the text (lower-cased); screen: the text's Screen.
     """
     if rule.rejected_only_with and present.isdisjoint(rule.rejected_only_with):
         return None
-    return rule.accept
+    return _told(rule.accept_in, screen) if rule.accept_in is not None else rule.accept
 
 
-def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found) -> None:
-    """Add the findings of one rule in text to found, trailing whitespace trimmed from each secret."""
-    accept, accept_match, kind, locate = _accept(rule, present), rule.accept_match, rule.kind, rule.locate
+def _accept_match(rule: _Rule, screen: _scanner.Screen) -> Callable[[str], bool] | None:
+    """Return the rule's check on a whole match, told the text's Screen when it can use it."""
+    return _told(rule.accept_match_in, screen) if rule.accept_match_in is not None else rule.accept_match
+
+
+def _told(check: Callable[[str, _scanner.Screen], bool], screen: _scanner.Screen) -> Callable[[str], bool]:
+    return lambda value: check(value, screen)
+
+
+def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen: _scanner.Screen) -> None:
+    """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed."""
+    accept, accept_match = _accept(rule, present, screen), _accept_match(rule, screen)
+    kind, locate = rule.kind, rule.locate
     starts, ends, kinds = found.starts.append, found.ends.append, found.kinds.append
     # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
     values: dict[str, bool] = {}
@@ -160,9 +170,10 @@ def _find(text: str) -> _Found:
     safe = encodable(text)
     present = _finder()(safe.lower())
     found = _Found()
+    screen = _scanner.Screen(safe)
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
-            _scan(rule, safe, present, found)
+            _scan(rule, safe, present, found, screen)
     for kind, start, end in _scanner.scan(safe, present):
         found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
@@ -171,9 +182,10 @@ def _find(text: str) -> _Found:
         plain, back = decoded
         present = _finder()(plain.lower())
         in_plain = _Found()
+        screen = _scanner.Screen(plain)
         for rule in _RULES:
             if rule.kind not in PERSONAL_KINDS and not present.isdisjoint(rule.hints):
-                _scan(rule, plain, present, in_plain)
+                _scan(rule, plain, present, in_plain, screen)
         for start, end, kind in zip(in_plain.starts, in_plain.ends, in_plain.kinds, strict=True):
             found.add(*back(start, end), kind)
     return found

@@ -12,14 +12,16 @@ from __future__ import annotations
 import bisect
 import json
 import math
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import re2
+
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
+from records.redact._split import GITLEAKS_GENERIC, SplitPattern, gitleaks_generic_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,9 @@ class _Allow:
     # gitleaks' global list holds ~1,500 stop words: one RE2 Set pass per finding instead of 1,500
     # substring tests (most of a 16 KB paste's redaction time when it holds many candidates).
     stop_finder: Callable[[str], frozenset[str]] | None = None
+    # The regex with its anchors and word boundaries dropped (see Screen), None when it has no regex or
+    # could not be relaxed.
+    relaxed: SpanPattern | None = None
 
     def has_stopword(self, lowered: str) -> bool:
         """Return True when a stop word occurs in the (lower-cased) secret."""
@@ -45,13 +50,32 @@ class _Allow:
         """Return True when this allowlist's regex lets the finding go (stop words aside)."""
         return self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
 
-    def accepts(self, secret: str, match: str, line: str) -> bool:
-        """Return True when this allowlist lets the finding go."""
-        by_regex = self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
-        by_word = bool(self.stopwords) and self.has_stopword(secret.lower())
+    def accepts(self, secret: str, match: str, line: str, screen: Screen | None = None) -> bool:
+        """Return True when this allowlist lets the finding go.
+
+        screen: what occurs in the text the finding is part of; it spares the tests that cannot pass there.
+        """
+        if screen is None:
+            by_regex = self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
+            by_word = bool(self.stopwords) and self.has_stopword(secret.lower())
+        else:
+            by_regex = (
+                self.pattern is not None
+                and screen.regex_may_match(self)
+                and _search(self.pattern, self._target(secret, match, line))
+            )
+            words = screen.stopwords(self)
+            if words is None:
+                by_word = bool(self.stopwords) and self.has_stopword(secret.lower())
+            else:
+                by_word = bool(words) and _has_any(words, secret.lower())
         if self.both and self.pattern is not None and self.stopwords:
             return by_regex and by_word
         return by_regex or by_word
+
+
+def _has_any(words: tuple[str, ...], lowered: str) -> bool:
+    return any(map(lowered.__contains__, words))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +99,129 @@ def _alternation(regexes: list[str]) -> SpanPattern | None:
     return compile_spans("|".join(f"(?:{r})" for r in regexes)) if regexes else None
 
 
+_ASSERTIONS = frozenset("AbBz")
+
+
+def relax(regex: str) -> str | None:
+    """Return regex with its anchors and word boundaries dropped, or None when it cannot be read here.
+
+    The relaxed regex matches wherever the regex does, whatever surrounds the match: where the regex finds
+    something in a part of a text (a secret, its match, its line), the relaxed one finds it in the text.
+    """
+    if "\\Q" in regex:
+        return None  # a quoted run would need its own reading
+    out: list[str] = []
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "[":
+            end = _class_end(regex, index)
+            if end < 0:
+                return None
+            out.append(regex[index:end])
+            index = end
+        elif char == "\\":
+            if regex[index + 1 : index + 2] not in _ASSERTIONS:
+                out.append(regex[index : index + 2])
+            index += 2
+        else:
+            if char not in "^$":
+                out.append(char)
+            index += 1
+    return "".join(out)
+
+
+def _class_end(regex: str, at: int) -> int:
+    """Return the offset just past the bracket expression opened at this offset, -1 if it never closes."""
+    index = at + 1
+    index += regex.startswith("^", index)
+    index += regex.startswith("]", index)  # a leading ']' is a member
+    while index < len(regex):
+        if regex[index] == "\\":
+            index += 2
+        elif regex.startswith("[:", index) and ":]" in regex[index + 2 :]:
+            index = regex.index(":]", index + 2) + 2  # a POSIX class such as [:alnum:]
+        elif regex[index] == "]":
+            return index + 1
+        else:
+            index += 1
+    return -1
+
+
 _FINDER_FROM = 16  # stop words; below this, plain substring tests are quicker than an RE2 call
 
 
 def _allow(entry: dict[str, Any]) -> _Allow:
     stopwords = tuple(word.lower() for word in entry.get("stopwords", []))
+    regexes = entry.get("regexes", [])
     return _Allow(
         target=entry.get("regexTarget", "secret"),
-        pattern=_alternation(entry.get("regexes", [])),
+        pattern=_alternation(regexes),
         stopwords=stopwords,
         both=entry.get("condition") == "AND",
         stop_finder=literal_finder(stopwords) if len(stopwords) >= _FINDER_FROM else None,
+        relaxed=_relaxed(regexes),
     )
+
+
+def _relaxed(regexes: list[str]) -> SpanPattern | None:
+    relaxed = [relax(regex) for regex in regexes]
+    if not relaxed or None in relaxed:
+        return None
+    try:
+        return _alternation([r for r in relaxed if r is not None])
+    except re2.error:
+        return None  # a quantified anchor ('^*') leaves a bare quantifier: no screen for this list
+
+
+class Screen:
+    """What an allowlist or the filler test can find in one text, asked once for the whole text.
+
+    A finding's secret, match and line are parts of the text, so an allowlist regex whose relaxed form
+    (see relax) finds nothing in the text accepts no finding of it, and a stop word or filler absent from
+    the lower-cased text is in no lower-cased secret (for ASCII text: str.lower of a part of an ASCII
+    text is then that part of its lower-cased form). On a paste of hundreds of labelled values this
+    spares most of their RE2 calls; every answer stays the one the value's own tests give.
+    """
+
+    __slots__ = ("_filler", "_lowered", "_regex", "_text", "_words")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lowered = text.lower() if text.isascii() else None
+        self._regex: dict[int, bool] = {}
+        self._words: dict[int, tuple[str, ...] | None] = {}
+        self._filler: bool | None = None
+
+    def regex_may_match(self, allow: _Allow) -> bool:
+        """Return False when the allowlist's regex can match no part of the text (or it has none)."""
+        if allow.pattern is None:
+            return False
+        if allow.relaxed is None:
+            return True
+        found = self._regex.get(id(allow))
+        if found is None:
+            found = self._regex[id(allow)] = allow.relaxed.occurs(self._text)
+        return found
+
+    def stopwords(self, allow: _Allow) -> tuple[str, ...] | None:
+        """Return the allowlist's stop words that occur in the lower-cased text, None when it cannot tell."""
+        if self._lowered is None or not allow.stopwords:
+            return None if allow.stopwords else ()
+        if id(allow) not in self._words:
+            lowered = self._lowered
+            finder = allow.stop_finder
+            present = finder(lowered) if finder is not None else (w for w in allow.stopwords if w in lowered)
+            self._words[id(allow)] = tuple(sorted(present))
+        return self._words[id(allow)]
+
+    def filler_may_occur(self) -> bool:
+        """Return False when no part of the text holds a placeholder word or a run of six (see placeholder)."""
+        if self._lowered is None:
+            return True
+        if self._filler is None:
+            self._filler = _FILLER.occurs(self._lowered)
+        return self._filler
 
 
 # gitleaks rules for credentials tracebot already names keep tracebot's name, so a marker says the same
@@ -140,9 +275,12 @@ def _filler(lowered: str) -> bool:
     return any(word in lowered for word in _PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered))
 
 
-def placeholder(value: str) -> bool:
-    """Tell a placeholder or a repeated filler ('xxxx', 'YOUR_TOKEN_HERE', '1111...') from a random secret."""
-    if _filler(value.lower()):
+def placeholder(value: str, screen: Screen | None = None) -> bool:
+    """Tell a placeholder or a repeated filler ('xxxx', 'YOUR_TOKEN_HERE', '1111...') from a random secret.
+
+    screen: that of a text value is part of, which can tell that no filler occurs in it.
+    """
+    if (screen is None or screen.filler_may_occur()) and _filler(value.lower()):
         return True
     if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
         return True
@@ -168,7 +306,7 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], _Allow]:
     compiled = tuple(
         ScannerRule(
             kind=kind_of(rule["id"]),
-            pattern=compile_spans(rule["regex"]),
+            pattern=_pattern(rule["regex"]),
             keywords=tuple(k.lower() for k in rule["keywords"]),
             entropy=float(rule.get("entropy", 0.0)),
             secret_group=int(rule.get("secretGroup", 0)),
@@ -180,11 +318,31 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], _Allow]:
     return compiled, _allow(table["allowlist"])
 
 
+def _pattern(regex: str) -> SpanPattern:
+    """Compile a rule's regex; generic-api-key's, matched by hundreds of lines of an env dump, in two steps."""
+    if regex == GITLEAKS_GENERIC:
+        return SplitPattern(regex, gitleaks_generic_spans)
+    return compile_spans(regex)
+
+
 def shannon(value: str) -> float:
     """Return the Shannon entropy of value in bits per character."""
-    counts = Counter(value)
     size = len(value)
-    return -sum(n / size * math.log2(n / size) for n in counts.values())
+    # Each character's count, in the order of first occurrence (Counter's), so the terms are summed in the
+    # same order as before: the same float, to the last bit, against the same thresholds.
+    counts = map(value.count, dict.fromkeys(value))
+    if size > _TERMS_UP_TO:
+        return -sum(n / size * math.log2(n / size) for n in counts)
+    return -sum(map(_terms(size).__getitem__, counts))
+
+
+_TERMS_UP_TO = 512  # longer values (rare) compute their terms afresh
+
+
+@cache
+def _terms(size: int) -> tuple[float, ...]:
+    """Return, for each count n up to size, the entropy term n/size * log2(n/size) of a character."""
+    return (0.0, *(n / size * math.log2(n / size) for n in range(1, size + 1)))
 
 
 def _secret_span(spans: Spans, rule: ScannerRule) -> tuple[int, int]:
@@ -201,15 +359,18 @@ def _line(text: str, start: int, end: int) -> str:
     return text[text.rfind("\n", 0, start) + 1 : (text.find("\n", end) + 1 or len(text) + 1) - 1]
 
 
-def _kept(rule: ScannerRule, glob: _Allow, secret: str, whole: str, line: str) -> bool:
-    """Return True when a candidate passes the rule's entropy and digit tests and no allowlist lets it go."""
+def _kept(rule: ScannerRule, glob: _Allow, secret: str, whole: str, line: str, *, screen: Screen | None = None) -> bool:
+    """Return True when a candidate passes the rule's entropy and digit tests and no allowlist lets it go.
+
+    screen: that of the text the candidate was found in, which spares tests that cannot pass there.
+    """
     if rule.entropy and shannon(secret) <= rule.entropy:
         return False
-    if rule.kind.startswith("generic") and rule.entropy and not any(c.isdigit() for c in secret):
+    if rule.kind.startswith("generic") and rule.entropy and not any(map(str.isdigit, secret)):
         return False
-    if glob.accepts(secret, whole, ""):
+    if glob.accepts(secret, whole, "", screen):
         return False
-    return not any(a.accepts(secret, whole, line) for a in rule.allow)
+    return not any(a.accepts(secret, whole, line, screen) for a in rule.allow)
 
 
 # gitleaks ends a secret at a quote, a space, ';' or a '\\n' escape. In a pasted URL query it ends at '&',
@@ -305,16 +466,19 @@ def _scan_view(raw: str, present: frozenset[str], microsoft: bool) -> Iterator[t
         return
     compiled, glob = rules(microsoft)
     viewed = view(raw)
+    raw_screen = Screen(raw)
+    screens = {False: raw_screen, True: raw_screen if viewed == raw else Screen(viewed)}
     for rule in compiled:
         if present.isdisjoint(rule.keywords):
             continue
         text = viewed if rule.on_view else raw
-        yield from _rule_findings(rule, glob, text)
+        yield from _rule_findings(rule, glob, text, screens[rule.on_view])
 
 
-def _rule_findings(rule: ScannerRule, glob: _Allow, text: str) -> Iterator[tuple[str, int, int]]:
-    """Yield (kind, start, end) of one rule's kept secrets in text."""
-    on_line = any(a.target == "line" for a in rule.allow)
+def _rule_findings(rule: ScannerRule, glob: _Allow, text: str, screen: Screen) -> Iterator[tuple[str, int, int]]:
+    """Yield (kind, start, end) of one rule's kept secrets in text, whose Screen is given."""
+    # The line is cut out only when a line allowlist could match some line of the text.
+    on_line = any(a.target == "line" and screen.regex_may_match(a) for a in rule.allow)
     # _kept depends on the secret, the match and the line alone, and a paste repeats its values.
     verdicts: dict[tuple[str, str, str], bool] = {}
     for spans in rule.pattern.spans(text):
@@ -325,7 +489,7 @@ def _rule_findings(rule: ScannerRule, glob: _Allow, text: str) -> Iterator[tuple
         key = (text[start:end], text[whole_start:whole_end], _line(text, whole_start, whole_end) if on_line else "")
         kept = verdicts.get(key)
         if kept is None:
-            kept = verdicts[key] = _kept(rule, glob, *key)
+            kept = verdicts[key] = _kept(rule, glob, *key, screen=screen)
         if kept:
             yield rule.kind, start, end
 
@@ -336,12 +500,18 @@ def _generic() -> tuple[ScannerRule, _Allow] | None:
     return next(((rule, glob) for rule in compiled if rule.kind == "generic_api_key"), None)
 
 
-def generic_allowed(secret: str, match: str) -> bool:
-    """Return True when gitleaks' allowlists for generic API keys let this labelled value go."""
+def generic_allowed(secret: str, match: str, screen: Screen | None = None) -> bool:
+    """Return True when gitleaks' allowlists for generic API keys let this labelled value go.
+
+    screen: that of the text the match is part of, which spares the regexes that cannot match there.
+    """
     found = _generic()
     if found is None:
         return False
     # Stop words are left out: one of their 1,446 words turns up in 1-5% of random 16-40 character
     # secrets, and a labelled value is a secret whatever words it contains.
     rule, glob = found
-    return any(a.accepts_regex(secret, match, match) for a in (glob, *rule.allow))
+    return any(
+        (screen is None or screen.regex_may_match(a)) and a.accepts_regex(secret, match, match)
+        for a in (glob, *rule.allow)
+    )

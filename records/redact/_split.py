@@ -1,0 +1,166 @@
+"""The two generic rules' patterns, matched in two steps on ASCII text: the same spans in a fraction of the time.
+
+RE2 finds where a match of a large pattern lies quickly (its DFA), but the offsets of its groups only by
+running the whole program again over the match (several microseconds each for the generic rules, whose
+programs hold thousands of instructions), and an env dump of 16 KB holds hundreds of matches. So the match
+is found by the pattern without its groups; the group is then read off the match: each pattern's label
+part can end in one place only, and what follows it is matched by the pattern's small tail, anchored to the
+match. The reasoning for each pattern is beside its locator; test_split checks it against RE2's own groups.
+Text that is not ASCII takes the pattern whole (Unicode case folding adds letters to the classes).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Iterator
+
+from records._re2 import Match, Spans, compile_spans
+
+# Given the text and a match's span, the match's spans (the whole match, then each group), or None when
+# the locator cannot tell them (then the whole pattern is asked).
+Locator = Callable[[str, int, int], Spans | None]
+
+
+class SplitPattern:
+    """A pattern whose spans on ASCII text come from a match without groups and a locator of the groups."""
+
+    __slots__ = ("_bare", "_locate", "_whole", "groups")
+
+    def __init__(self, whole: str, locate: Locator) -> None:
+        self._whole = compile_spans(whole)
+        self._bare = compile_spans(without_groups(whole))
+        self._locate = locate
+        self.groups: int = self._whole.groups
+
+    def finditer(self, text: str) -> Iterator[Match]:
+        return self._whole.finditer(text)
+
+    def occurs(self, text: str) -> bool:
+        """Return True when the pattern matches somewhere in text."""
+        return self._bare.occurs(text)
+
+    def spans(self, text: str) -> Iterator[Spans]:
+        """Yield the spans of every match: the same as those of the pattern whole."""
+        if not text.isascii():
+            yield from self._whole.spans(text)
+            return
+        for spans in self._bare.spans(text):
+            start, end = spans[0]
+            located = self._locate(text, start, end)
+            yield located if located is not None else self._asked(text, start)
+
+    def _asked(self, text: str, start: int) -> Spans:
+        """Return the whole pattern's spans of its match at start (a fallback the locators should never need)."""
+        return next(spans for spans in self._whole.spans(text) if spans[0][0] == start)
+
+
+def without_groups(regex: str) -> str:
+    """Return regex with every capturing group made non-capturing: the same matches, no group offsets."""
+    out: list[str] = []
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "\\":
+            out.append(regex[index : index + 2])
+            index += 2
+        elif char == "[":
+            end = _class_end(regex, index)
+            out.append(regex[index:end])
+            index = end
+        elif char == "(" and regex.startswith("(?P<", index):
+            out.append("(?:")
+            index = regex.index(">", index) + 1
+        elif char == "(" and not regex.startswith("(?", index):
+            out.append("(?:")
+            index += 1
+        else:
+            out.append(char)
+            index += 1
+    return "".join(out)
+
+
+def _class_end(regex: str, at: int) -> int:
+    """Return the offset just past the bracket expression opened at this offset."""
+    index = at + 1
+    index += regex.startswith("^", index)
+    index += regex.startswith("]", index)  # a leading ']' is a member
+    while index < len(regex):
+        if regex[index] == "\\":
+            index += 2
+        elif regex.startswith("[:", index) and ":]" in regex[index + 2 :]:
+            index = regex.index(":]", index + 2) + 2  # a POSIX class such as [:alnum:]
+        elif regex[index] == "]":
+            return index + 1
+        else:
+            index += 1
+    raise ValueError(f"unclosed bracket expression in {regex!r}")
+
+
+def skip(text: str, at: int, end: int, members: str) -> int:
+    """Return the offset of the first character of text[at:end] that is not one of members (else end)."""
+    part = text[at:end]
+    return at + len(part) - len(part.lstrip(members))
+
+
+# gitleaks' generic-api-key, in its parts (_scanner takes the split form only while the table's regex is
+# exactly this one).
+_GITLEAKS_LABEL = (
+    r"[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)"
+    r"""(?:[ \t\w.-]{0,20})[\s'"]{0,3}"""
+)
+_GITLEAKS_VALUE = r"""(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})"""
+GITLEAKS_GENERIC = rf"""(?i){_GITLEAKS_LABEL}{_GITLEAKS_VALUE}(?:[\x60'"\s;]|\\[nr]|$)"""
+
+# What the label part may hold: the name, the keyword and the spaces and quotes before the operator (RE2's
+# \s is [\t\n\f\r ]). No operator starts with one of them.
+_GITLEAKS_LABEL_CHARACTERS = string.ascii_letters + string.digits + "_.-" + " \t\n\f\r'\""
+_GITLEAKS_ENDS = frozenset("`'\"\t\n\f\r ;")
+# The operators in the order the pattern tries them, ':{1,3}=' longest first as its greedy count does.
+_GITLEAKS_OPERATORS = ("=", ">", ":::=", "::=", ":=", "||", ":", "=>", "?=", ",")
+_GITLEAKS_SEPARATORS = "`'\"\t\n\f\r ="
+_GITLEAKS_SECRET = string.ascii_letters + string.digits + "_.=-"  # [\w.=-] (case folding adds no ASCII)
+_GITLEAKS_BASE64 = string.ascii_letters + string.digits + "+/"
+
+
+def gitleaks_generic_spans(text: str, start: int, end: int) -> Spans | None:
+    """Return the spans of a match of GITLEAKS_GENERIC in ASCII text, given the match's span.
+
+    The label's characters are never an operator's, so the operator starts at the first character of the
+    match outside them, in every parse. The match ends with the secret's terminator, which its last
+    characters tell apart: one of _GITLEAKS_ENDS (none can end a secret), a backslash and n or r, or else
+    the end of the text. Between the two, the pattern's choices are tried in its order of preference.
+    """
+    last = text[end - 1]
+    if last in _GITLEAKS_ENDS:
+        value_end = end - 1
+    elif last in "nrNR" and text[end - 2] == "\\":
+        value_end = end - 2
+    elif end == len(text):
+        value_end = end
+    else:
+        return None
+    secret = _gitleaks_secret_start(text, skip(text, start, value_end, _GITLEAKS_LABEL_CHARACTERS), value_end)
+    return None if secret is None else [(start, end), (secret, value_end)]
+
+
+def _gitleaks_secret_start(text: str, at: int, end: int) -> int | None:
+    """Return where the secret starts, given where the operator does and where the secret ends.
+
+    As RE2 prefers: the first operator that leads to a match, then the most separators (at most five).
+    """
+    for operator in _GITLEAKS_OPERATORS:
+        if text.startswith(operator, at, end):
+            after = at + len(operator)
+            most = min(5, skip(text, after, end, _GITLEAKS_SEPARATORS) - after)
+            for secret in range(after + most, after - 1, -1):
+                if _gitleaks_secret(text[secret:end]):
+                    return secret
+    return None
+
+
+def _gitleaks_secret(value: str) -> bool:
+    r"""Tell whether value is the secret group whole: [\w.=-]{10,150} or [a-z0-9][a-z0-9+/]{11,}={0,3}."""
+    if 10 <= len(value) <= 150 and not value.strip(_GITLEAKS_SECRET):
+        return True
+    body = value.rstrip("=")
+    return len(value) - len(body) <= 3 and len(body) >= 12 and body[0].isalnum() and not body.strip(_GITLEAKS_BASE64)

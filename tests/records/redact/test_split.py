@@ -1,0 +1,102 @@
+"""The generic rules' patterns matched in two steps (records/redact/_split.py) give RE2's own spans.
+
+The locators read a secret's group off the match by reasoning about each pattern's parse; these tests hold
+that reasoning to RE2's answer (the pattern whole, with its groups) on texts built from the fragments the
+reasoning turns on: labels, every operator, quotes, spaces, separators, terminators and values.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from records.redact import _rules, _scanner
+from records.redact._split import SplitPattern, skip, without_groups
+
+_LABELS = (
+    "api_key", "API_KEY", "SERVICE_7_API_KEY", "password", "db.pass", "x-secret", "clientSecret", "token",
+    "auth", "access", "creds", "credential", "passwd", "pwd", "private_key", "my.token.value", "Api", "key",
+    "secret_name", "pass", "tokens", "a", "_", ".", "-",
+)  # fmt: skip
+_OPERATORS = (
+    "=", "==", "===", "!=", "!==", ":", "::", ":=", "::=", ":::=", "=>", "?=", ">", "||", ",", "=:", "= =",
+)  # fmt: skip
+_GLUE = (" ", "  ", "\t", "\n", "\r\n", "\f", "\v", '"', "'", "`", "\\n", "\\r", "\\", ";", "&", "[", "]", "/", "")
+_VALUE_ALPHABET = "aZ09xK+/=-_.~!@#%^*${}()<>|?:;\"' \\"
+
+
+def _value(rng: random.Random) -> str:
+    shape = rng.random()
+    if shape < 0.4:
+        return "".join(rng.choices("abcXYZ0189", k=rng.randint(8, 30)))
+    if shape < 0.6:
+        return "".join(rng.choices("abcXYZ0189+/", k=rng.randint(10, 20))) + "=" * rng.randint(0, 4)
+    return "".join(rng.choices(_VALUE_ALPHABET, k=rng.randint(1, 25)))
+
+
+def _text(rng: random.Random) -> str:
+    pieces = []
+    for _ in range(rng.randint(1, 6)):
+        pieces += [rng.choice(_GLUE), rng.choice(_LABELS), rng.choice(_GLUE), rng.choice(_OPERATORS)]
+        pieces += [rng.choice(_GLUE), _value(rng), rng.choice(_GLUE)]
+    return "".join(pieces)
+
+
+def _patterns() -> list[SplitPattern]:
+    ours = next(rule.pattern for rule in _rules.RULES if rule.kind == "generic_secret")
+    theirs = next(rule.pattern for rule in _scanner.rules()[0] if rule.kind == "generic_api_key")
+    assert isinstance(ours, SplitPattern)
+    assert isinstance(theirs, SplitPattern)
+    return [ours, theirs]
+
+
+def _agree(pattern: SplitPattern, text: str) -> None:
+    assert list(pattern.spans(text)) == list(pattern._whole.spans(text))
+    for (start, end), *_ in pattern._bare.spans(text):
+        assert pattern._locate(text, start, end) is not None  # the fallback is never needed
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_spans_in_two_steps_are_the_patterns_own(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        text = _text(rng)
+        for pattern in _patterns():
+            _agree(pattern, text)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([*_LABELS, *_OPERATORS, *_GLUE, "abc123", "Zz9", "x" * 12, "9" * 11]), max_size=14))
+def test_spans_agree_on_any_arrangement_of_the_fragments(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for pattern in _patterns():
+        _agree(pattern, text)
+
+
+def test_text_that_is_not_ascii_takes_the_pattern_whole() -> None:
+    text = "api_key=é1234567890abcdef password=s3cr3t-Passw0rd"
+    for pattern in _patterns():
+        assert list(pattern.spans(text)) == list(pattern._whole.spans(text))
+
+
+@pytest.mark.parametrize(
+    ("regex", "expected"),
+    [
+        (r"a(b)c", r"a(?:b)c"),
+        (r"(?P<name>x)(?:y)", r"(?:x)(?:y)"),
+        (r"\(([()])\)", r"\((?:[()])\)"),
+        (r"[](]\\(a)", r"[](]\\(?:a)"),
+        (r"[[:alpha:](](x)", r"[[:alpha:](](?:x)"),
+    ],
+)
+def test_groups_are_made_non_capturing_outside_classes_and_escapes(regex: str, expected: str) -> None:
+    assert without_groups(regex) == expected
+
+
+def test_skip_stops_at_the_first_character_outside_the_set_or_at_the_end() -> None:
+    assert skip("aab=c", 0, 5, "ab") == 3
+    assert skip("aab=c", 1, 2, "ab") == 2
+    assert skip("=", 0, 1, "ab") == 0
