@@ -22,7 +22,6 @@ index and not saved here fails them.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gc
 import glob
 import hashlib
@@ -35,6 +34,7 @@ import time
 from array import array
 from collections import Counter
 from functools import cache
+from itertools import starmap
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ FORMAT = "tracebot-index 1"
 # A temporary file this old is a killed writer's: even a million records are written in less.
 LEFTOVER_SECONDS = 600
 # The entry fields saved per entry, in order; the message is saved once per template (``slot``).
-_ALL_FIELDS = tuple(f.name for f in dataclasses.fields(IndexEntry))
+_ALL_FIELDS = IndexEntry._fields
 _FIELDS = tuple(name for name in _ALL_FIELDS if name != "error_message")
 _INTERNED = frozenset({"error_class", "file_path", "repo", "library_version"})  # as intern_entry does
 
@@ -180,9 +180,8 @@ def _state(index: MatchIndex) -> dict[str, Any]:
 def _restore(state: dict[str, Any]) -> MatchIndex:
     index = MatchIndex()
     texts: list[str] = state["texts"]
-    _attach_entries(index, state["entries"], [texts[slot] for slot in state["slots"]])
-    if [group.text for group in index._groups if group is not None] != texts:
-        raise ValueError("the entries' templates differ from the templates the file lists")
+    slots: list[int] = state["slots"]
+    index._attach_saved(_entries(state["entries"], [texts[slot] for slot in slots]), slots, texts)
     index._df = Counter(dict(zip(state["df_words"], state["df_counts"], strict=True)))
     words = [sys.intern(word) for word in state["posting_words"]]
     flat, start = state["posting_slots"], 0
@@ -202,11 +201,10 @@ def _restore(state: dict[str, Any]) -> MatchIndex:
     return index
 
 
-def _attach_entries(index: MatchIndex, columns: dict[str, list[Any]], messages: list[str]) -> None:
-    """Attach the entries in the order the build did: the same slots, members and raise lines."""
+def _entries(columns: dict[str, list[Any]], messages: list[str]) -> list[IndexEntry]:
+    """Return the saved entries, in the order the build attached them."""
     for name in _INTERNED:
         columns[name] = [sys.intern(value) if value is not None else None for value in columns[name]]
     columns["error_message"] = messages
     # Positional arguments in the fields' order: keyword arguments cost a third of a load.
-    for values in zip(*(columns[name] for name in _ALL_FIELDS), strict=True):
-        index._attach(IndexEntry(*values))
+    return list(starmap(IndexEntry, zip(*(columns[name] for name in _ALL_FIELDS), strict=True)))

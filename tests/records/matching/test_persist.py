@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -152,6 +151,14 @@ def test_a_damaged_file_is_refused(small: MatchIndex, damage: object) -> None:
         pytest.param(lambda s: s.pop("texts"), id="no-templates"),
         pytest.param(lambda s: s["entries"].update(line_number="ten"), id="a-column-of-the-wrong-type"),
         pytest.param(lambda s: s["denominators"].pop(), id="a-weight-missing"),
+        pytest.param(lambda s: s["slots"].__setitem__(0, -1), id="a-negative-slot"),
+        pytest.param(lambda s: s["slots"].__setitem__(0, 1), id="a-slot-taken-before-the-first"),
+        pytest.param(lambda s: s["slots"].__setitem__(-1, len(s["texts"])), id="a-slot-past-the-templates"),
+        pytest.param(lambda s: s["texts"].__setitem__(1, s["texts"][0]), id="a-template-listed-twice"),
+        pytest.param(
+            lambda s: s["slots"].__setitem__(-1, 0) if s["slots"].count(s["slots"][-1]) == 1 else None,
+            id="a-template-left-without-members",
+        ),
     ],
 )
 def test_a_well_sealed_but_malformed_body_is_refused(small: MatchIndex, change: object) -> None:
@@ -261,5 +268,5 @@ def test_an_index_changed_after_its_build_is_not_saved() -> None:
 
 def test_entries_are_given_in_the_order_they_were_added() -> None:
     first = IndexEntry(id="b", error_message="one {x}")
-    entries = [first, replace(first, id="a"), IndexEntry(id="c", error_message="two")]
+    entries = [first, first._replace(id="a"), IndexEntry(id="c", error_message="two")]
     assert persist.entries(MatchIndex.build(entries)) == entries
