@@ -152,6 +152,12 @@ def test_a_damaged_file_is_refused(small: MatchIndex, damage: object) -> None:
         pytest.param(lambda s: s["entries"].update(line_number="ten"), id="a-column-of-the-wrong-type"),
         pytest.param(lambda s: s["denominators"].pop(), id="a-weight-missing"),
         pytest.param(lambda s: s["slots"].__setitem__(0, -1), id="a-negative-slot"),
+        pytest.param(lambda s: s["entries"]["file_path"]["at"].__setitem__(0, -1), id="a-negative-position"),
+        pytest.param(
+            lambda s: s["entries"]["repo"]["at"].__setitem__(0, len(s["entries"]["repo"]["values"])),
+            id="a-position-past-its-table",
+        ),
+        pytest.param(lambda s: s["entries"]["repo"].pop("values"), id="a-table-missing"),
         pytest.param(lambda s: s["slots"].__setitem__(0, 1), id="a-slot-taken-before-the-first"),
         pytest.param(lambda s: s["slots"].__setitem__(-1, len(s["texts"])), id="a-slot-past-the-templates"),
         pytest.param(lambda s: s["texts"].__setitem__(1, s["texts"][0]), id="a-template-listed-twice"),
