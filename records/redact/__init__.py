@@ -174,7 +174,7 @@ def _find(text: str) -> _Found:
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
             _scan(rule, safe, present, found, screen)
-    for kind, start, end in _scanner.scan(safe, present):
+    for kind, start, end in _scanner.scan(safe, present, screen=screen):
         found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
     if decoded is not None:

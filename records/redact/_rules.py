@@ -15,7 +15,7 @@ from records._re2 import SpanPattern, Spans
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
 from records.redact._scanner import Screen
-from records.redact._split import SplitPattern, skip
+from records.redact._split import SplitPattern, operators_by_first, skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +205,9 @@ GENERIC_SECRET = f"{_GENERIC_LABEL}{_GENERIC_OPERATOR}(?:{_GENERIC_QUOTED}|{_GEN
 _NAME_CHARACTERS = string.ascii_letters + string.digits + "_.-"
 _QUOTES = "\"'`"
 _SPACES = " \t\n\f\r"  # RE2's \s
-# The operators in the order the pattern tries them, each longest first as its greedy parts take it.
-_GENERIC_OPERATORS = ("=>", "::=", ":=", "?=", "!==", "!=", "===", "==", ":", "=")
+# The operators in the order the pattern tries them, each longest first as its greedy parts take it, by
+# their first character.
+_GENERIC_OPERATORS = operators_by_first(("=>", "::=", ":=", "?=", "!==", "!=", "===", "==", ":", "="))
 _VALUE_CHARACTERS = string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}()<>|?"  # _VALUE's
 
 
@@ -240,7 +241,7 @@ def _bare_value_start(text: str, at: int, end: int) -> int | None:
     (_VALUE characters only, with a letter and a digit) ends the match.
     """
     at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
-    for operator in _GENERIC_OPERATORS:
+    for operator in _GENERIC_OPERATORS.get(text[at : at + 1], ()):
         if text.startswith(operator, at, end):
             value = skip(text, at + len(operator), end, _SPACES)
             if _is_bare_value(text[value:end]):

@@ -36,6 +36,7 @@ class _Allow:
     # The regex with its anchors and word boundaries dropped (see Screen), None when it has no regex or
     # could not be relaxed.
     relaxed: SpanPattern | None = None
+    regexes: tuple[str, ...] = ()  # the regexes of pattern, which _Checks joins with other lists'
 
     def has_stopword(self, lowered: str) -> bool:
         """Return True when a stop word occurs in the (lower-cased) secret."""
@@ -89,6 +90,7 @@ class ScannerRule:
     secret_group: int
     allow: tuple[_Allow, ...]
     on_view: bool  # gitleaks' rules match the view (see below); Microsoft's, which know '&', the text
+    checks: _Checks | None = None  # allow with the global list (None: the global list is asked apart)
 
 
 def _search(pattern: SpanPattern, text: str) -> bool:
@@ -161,7 +163,79 @@ def _allow(entry: dict[str, Any]) -> _Allow:
         both=entry.get("condition") == "AND",
         stop_finder=literal_finder(stopwords) if len(stopwords) >= _FINDER_FROM else None,
         relaxed=_relaxed(regexes),
+        regexes=tuple(regexes),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    """The regexes of several allowlists on one target in one pattern: one RE2 call asks them all."""
+
+    pattern: SpanPattern
+    members: tuple[_Allow, ...]
+
+
+def _joined(allows: list[_Allow]) -> _Joined | None:
+    with_regex = tuple(a for a in allows if a.pattern is not None)
+    if not with_regex:
+        return None
+    return _Joined(compile_spans("|".join(f"(?:{r})" for a in with_regex for r in a.regexes)), with_regex)
+
+
+@dataclass(frozen=True, slots=True)
+class _Checks:
+    """A rule's allowlists and the global one, grouped so that a finding costs one RE2 call per target.
+
+    A finding is let go when any list accepts it: a list of condition OR accepts by its regex or by a stop
+    word, so their regexes on one target can be asked as one alternation, their stop words together. Lists
+    of condition AND are asked one by one.
+    """
+
+    secret: _Joined | None
+    match: _Joined | None
+    line: _Joined | None
+    worded: tuple[_Allow, ...]  # lists of condition OR with stop words
+    both: tuple[_Allow, ...]  # lists of condition AND
+
+
+def _checks(allows: list[_Allow]) -> _Checks:
+    both = [a.both and a.pattern is not None and bool(a.stopwords) for a in allows]
+    either = [a for a, strict in zip(allows, both, strict=True) if not strict]
+    return _Checks(
+        secret=_joined([a for a in either if a.target == "secret"]),
+        match=_joined([a for a in either if a.target == "match"]),
+        line=_joined([a for a in either if a.target == "line"]),
+        worded=tuple(a for a in either if a.stopwords),
+        both=tuple(a for a, strict in zip(allows, both, strict=True) if strict),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A rule's _Checks as they apply to one text: what can accept nothing in it is left out."""
+
+    secret: SpanPattern | None
+    match: SpanPattern | None
+    line: SpanPattern | None
+    words: tuple[str, ...] | None  # the stop words in the text; None: ask each worded list
+    worded: tuple[_Allow, ...]
+    both: tuple[_Allow, ...]
+
+    def accepts(self, secret: str, match: str, line: str) -> bool:
+        """Return True when some allowlist lets the finding go."""
+        if self.secret is not None and self.secret.occurs(secret):
+            return True
+        if self.match is not None and self.match.occurs(match):
+            return True
+        if self.line is not None and self.line.occurs(line):
+            return True
+        if self.words is None:
+            lowered = secret.lower()
+            if any(a.has_stopword(lowered) for a in self.worded):
+                return True
+        elif self.words and _has_any(self.words, secret.lower()):
+            return True
+        return any(a.accepts(secret, match, line) for a in self.both)
 
 
 def _relaxed(regexes: list[str]) -> SpanPattern | None:
@@ -184,14 +258,57 @@ class Screen:
     spares most of their RE2 calls; every answer stays the one the value's own tests give.
     """
 
-    __slots__ = ("_filler", "_lowered", "_regex", "_text", "_words")
+    __slots__ = ("_entropies", "_filler", "_lowered", "_plans", "_regex", "_text", "_words")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, entropies: dict[str, float] | None = None) -> None:
+        """Screen text; entropies: the values' entropies known already (a text and its view share them)."""
         self._text = text
+        self._entropies = {} if entropies is None else entropies
         self._lowered = text.lower() if text.isascii() else None
         self._regex: dict[int, bool] = {}
         self._words: dict[int, tuple[str, ...] | None] = {}
         self._filler: bool | None = None
+        self._plans: dict[int, _Plan] = {}
+
+    def entropy(self, value: str) -> float:
+        """Return shannon(value), computed once for all the rules that ask of a value of this text."""
+        found = self._entropies.get(value)
+        if found is None:
+            found = self._entropies[value] = shannon(value)
+        return found
+
+    def view(self, viewed: str) -> Screen:
+        """Return the Screen of the text's view (see view), sharing what does not depend on the text."""
+        return self if viewed == self._text else Screen(viewed, self._entropies)
+
+    def plan(self, checks: _Checks) -> _Plan:
+        """Return a rule's checks as they apply to this text."""
+        plan = self._plans.get(id(checks))
+        if plan is None:
+            plan = self._plans[id(checks)] = _Plan(
+                secret=self._joined(checks.secret),
+                match=self._joined(checks.match),
+                line=self._joined(checks.line),
+                words=self._union(checks.worded),
+                worded=checks.worded,
+                both=checks.both,
+            )
+        return plan
+
+    def _joined(self, joined: _Joined | None) -> SpanPattern | None:
+        if joined is None or not any(self.regex_may_match(a) for a in joined.members):
+            return None
+        return joined.pattern
+
+    def _union(self, worded: tuple[_Allow, ...]) -> tuple[str, ...] | None:
+        """Return the stop words of these lists that occur in the text, None when it cannot tell."""
+        present: set[str] = set()
+        for allow in worded:
+            words = self.stopwords(allow)
+            if words is None:
+                return None
+            present.update(words)
+        return tuple(sorted(present))
 
     def regex_may_match(self, allow: _Allow) -> bool:
         """Return False when the allowlist's regex can match no part of the text (or it has none)."""
@@ -284,7 +401,7 @@ def placeholder(value: str, screen: Screen | None = None) -> bool:
         return True
     if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
         return True
-    return len(value) >= 16 and shannon(value) < 3.0
+    return len(value) >= 16 and (shannon(value) if screen is None else screen.entropy(value)) < 3.0
 
 
 def rules(microsoft: bool = True) -> tuple[tuple[ScannerRule, ...], _Allow]:
@@ -303,19 +420,24 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], _Allow]:
     table = json.loads(_gitleaks_rules.RULES_JSON)
     if microsoft:
         table["rules"] += json.loads(_ms_rules.RULES_JSON)["rules"]
-    compiled = tuple(
-        ScannerRule(
-            kind=kind_of(rule["id"]),
-            pattern=_pattern(rule["regex"]),
-            keywords=tuple(k.lower() for k in rule["keywords"]),
-            entropy=float(rule.get("entropy", 0.0)),
-            secret_group=int(rule.get("secretGroup", 0)),
-            allow=tuple(_allow(a) for a in rule.get("allowlists", [])),
-            on_view="ms_id" not in rule,
+    glob = _allow(table["allowlist"])
+    compiled = []
+    for rule in table["rules"]:
+        allow = tuple(_allow(a) for a in rule.get("allowlists", []))
+        compiled.append(
+            ScannerRule(
+                kind=kind_of(rule["id"]),
+                pattern=_pattern(rule["regex"]),
+                keywords=tuple(k.lower() for k in rule["keywords"]),
+                entropy=float(rule.get("entropy", 0.0)),
+                secret_group=int(rule.get("secretGroup", 0)),
+                allow=allow,
+                on_view="ms_id" not in rule,
+                # The global list is asked with an empty line: joined only when it looks at no line.
+                checks=_checks([glob, *allow]) if glob.target != "line" else None,
+            )
         )
-        for rule in table["rules"]
-    )
-    return compiled, _allow(table["allowlist"])
+    return tuple(compiled), glob
 
 
 def _pattern(regex: str) -> SpanPattern:
@@ -364,10 +486,12 @@ def _kept(rule: ScannerRule, glob: _Allow, secret: str, whole: str, line: str, *
 
     screen: that of the text the candidate was found in, which spares tests that cannot pass there.
     """
-    if rule.entropy and shannon(secret) <= rule.entropy:
+    if rule.entropy and (shannon(secret) if screen is None else screen.entropy(secret)) <= rule.entropy:
         return False
     if rule.kind.startswith("generic") and rule.entropy and not any(map(str.isdigit, secret)):
         return False
+    if screen is not None and rule.checks is not None:
+        return not screen.plan(rule.checks).accepts(secret, whole, line)
     if glob.accepts(secret, whole, "", screen):
         return False
     return not any(a.accepts(secret, whole, line, screen) for a in rule.allow)
@@ -445,29 +569,33 @@ def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder(keywords())
 
 
-def scan(text: str, present: frozenset[str] | None = None, microsoft: bool = True) -> Iterator[tuple[str, int, int]]:
+def scan(
+    text: str, present: frozenset[str] | None = None, microsoft: bool = True, screen: Screen | None = None
+) -> Iterator[tuple[str, int, int]]:
     """Yield (kind, start, end) of every secret the rules find in text.
 
     present: the keywords that occur in text lower-cased, when the caller has looked them up already;
-    microsoft=False runs gitleaks' rules alone (to judge gitleaks' own fixtures by gitleaks).
+    microsoft=False runs gitleaks' rules alone (to judge gitleaks' own fixtures by gitleaks); screen: the
+    text's Screen, when the caller has one (what it knows serves both).
     """
     if present is None:
         present = _finder()(text.lower())
-    yield from _scan_view(text, present, microsoft)
+    yield from _scan_view(text, present, microsoft, screen if screen is not None else Screen(text))
     decoded = percent_decoded(text)
     if decoded is not None:
         plain, back = decoded
-        for kind, start, end in _scan_view(plain, _finder()(plain.lower()), microsoft):
+        for kind, start, end in _scan_view(plain, _finder()(plain.lower()), microsoft, Screen(plain)):
             yield (kind, *back(start, end))
 
 
-def _scan_view(raw: str, present: frozenset[str], microsoft: bool) -> Iterator[tuple[str, int, int]]:
+def _scan_view(
+    raw: str, present: frozenset[str], microsoft: bool, raw_screen: Screen
+) -> Iterator[tuple[str, int, int]]:
     if not present:
         return
     compiled, glob = rules(microsoft)
     viewed = view(raw)
-    raw_screen = Screen(raw)
-    screens = {False: raw_screen, True: raw_screen if viewed == raw else Screen(viewed)}
+    screens = {False: raw_screen, True: raw_screen.view(viewed)}
     for rule in compiled:
         if present.isdisjoint(rule.keywords):
             continue
@@ -495,9 +623,15 @@ def _rule_findings(rule: ScannerRule, glob: _Allow, text: str, screen: Screen) -
 
 
 @cache
-def _generic() -> tuple[ScannerRule, _Allow] | None:
+def _generic() -> tuple[ScannerRule, _Allow, _Checks] | None:
     compiled, glob = rules()
-    return next(((rule, glob) for rule in compiled if rule.kind == "generic_api_key"), None)
+    rule = next((rule for rule in compiled if rule.kind == "generic_api_key"), None)
+    if rule is None:
+        return None
+    # The regexes alone, a line's asked of the match: what generic_allowed asks, as one plan.
+    on_secret = [a for a in (glob, *rule.allow) if a.target == "secret"]
+    on_match = [a for a in (glob, *rule.allow) if a.target != "secret"]
+    return rule, glob, _Checks(_joined(on_secret), _joined(on_match), None, (), ())
 
 
 def generic_allowed(secret: str, match: str, screen: Screen | None = None) -> bool:
@@ -510,8 +644,7 @@ def generic_allowed(secret: str, match: str, screen: Screen | None = None) -> bo
         return False
     # Stop words are left out: one of their 1,446 words turns up in 1-5% of random 16-40 character
     # secrets, and a labelled value is a secret whatever words it contains.
-    rule, glob = found
-    return any(
-        (screen is None or screen.regex_may_match(a)) and a.accepts_regex(secret, match, match)
-        for a in (glob, *rule.allow)
-    )
+    rule, glob, checks = found
+    if screen is not None:
+        return screen.plan(checks).accepts(secret, match, match)
+    return any(a.accepts_regex(secret, match, match) for a in (glob, *rule.allow))

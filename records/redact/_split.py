@@ -96,6 +96,11 @@ def _class_end(regex: str, at: int) -> int:
     raise ValueError(f"unclosed bracket expression in {regex!r}")
 
 
+def operators_by_first(operators: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Return the operators by their first character, each group in the given order."""
+    return {first: tuple(o for o in operators if o[0] == first) for first in dict.fromkeys(o[0] for o in operators)}
+
+
 def skip(text: str, at: int, end: int, members: str) -> int:
     """Return the offset of the first character of text[at:end] that is not one of members (else end)."""
     part = text[at:end]
@@ -116,7 +121,7 @@ GITLEAKS_GENERIC = rf"""(?i){_GITLEAKS_LABEL}{_GITLEAKS_VALUE}(?:[\x60'"\s;]|\\[
 _GITLEAKS_LABEL_CHARACTERS = string.ascii_letters + string.digits + "_.-" + " \t\n\f\r'\""
 _GITLEAKS_ENDS = frozenset("`'\"\t\n\f\r ;")
 # The operators in the order the pattern tries them, ':{1,3}=' longest first as its greedy count does.
-_GITLEAKS_OPERATORS = ("=", ">", ":::=", "::=", ":=", "||", ":", "=>", "?=", ",")
+_GITLEAKS_OPERATORS = operators_by_first(("=", ">", ":::=", "::=", ":=", "||", ":", "=>", "?=", ","))
 _GITLEAKS_SEPARATORS = "`'\"\t\n\f\r ="
 _GITLEAKS_SECRET = string.ascii_letters + string.digits + "_.=-"  # [\w.=-] (case folding adds no ASCII)
 _GITLEAKS_BASE64 = string.ascii_letters + string.digits + "+/"
@@ -148,7 +153,7 @@ def _gitleaks_secret_start(text: str, at: int, end: int) -> int | None:
 
     As RE2 prefers: the first operator that leads to a match, then the most separators (at most five).
     """
-    for operator in _GITLEAKS_OPERATORS:
+    for operator in _GITLEAKS_OPERATORS.get(text[at : at + 1], ()):
         if text.startswith(operator, at, end):
             after = at + len(operator)
             most = min(5, skip(text, after, end, _GITLEAKS_SEPARATORS) - after)
