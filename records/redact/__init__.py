@@ -174,7 +174,7 @@ def _find(text: str) -> _Found:
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
             _scan(rule, safe, present, found, screen)
-    for kind, start, end in _scanner.scan(safe, present, screen=screen):
+    for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found, len(safe))):
         found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
     if decoded is not None:
@@ -194,6 +194,39 @@ def _find(text: str) -> _Found:
 @cache
 def _ranked(kind: str) -> int:
     return _rank(kind)
+
+
+class _Dominated:
+    """Tells a finding that the merge would drop for one found already with the very same span.
+
+    Of findings with equal spans the merge keeps the kind of higher priority, and between equal priorities
+    the one found first: a later finding that an earlier one of the same span outranks or equals changes
+    nothing, so the gitleaks rules need not check it (ours and gitleaks' generic rule both find each line
+    of an env dump). Only the findings made before the scan are consulted, looked up by an int per span.
+    """
+
+    __slots__ = ("_best", "_count", "_found", "_width")
+
+    def __init__(self, found: _Found, size: int) -> None:
+        self._found = found
+        self._count = len(found.starts)
+        self._width = size + 1
+        self._best: dict[int, int] | None = None
+
+    def __call__(self, kind: str, start: int, end: int) -> bool:
+        if self._best is None:
+            self._best = self._ranks()
+        best = self._best.get(start * self._width + end)
+        return best is not None and best <= _ranked(kind)
+
+    def _ranks(self) -> dict[int, int]:
+        found, width = self._found, self._width
+        best: dict[int, int] = {}
+        for start, end, kind in islice(zip(found.starts, found.ends, found.kinds, strict=True), self._count):
+            key, rank = start * width + end, _ranked(kind)
+            if rank < best.get(key, rank + 1):
+                best[key] = rank
+        return best
 
 
 def _merge(found: _Found) -> _Found:

@@ -569,18 +569,29 @@ def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder(keywords())
 
 
+# Given a kind and a span, whether a finding of them would change nothing: see scan.
+Dominated = Callable[[str, int, int], bool]
+
+
 def scan(
-    text: str, present: frozenset[str] | None = None, microsoft: bool = True, screen: Screen | None = None
+    text: str,
+    present: frozenset[str] | None = None,
+    microsoft: bool = True,
+    screen: Screen | None = None,
+    dominated: Dominated | None = None,
 ) -> Iterator[tuple[str, int, int]]:
     """Yield (kind, start, end) of every secret the rules find in text.
 
     present: the keywords that occur in text lower-cased, when the caller has looked them up already;
     microsoft=False runs gitleaks' rules alone (to judge gitleaks' own fixtures by gitleaks); screen: the
-    text's Screen, when the caller has one (what it knows serves both).
+    text's Screen, when the caller has one (what it knows serves both); dominated: tells the candidates
+    whose finding the caller would drop whatever the checks said, which are then left unchecked (and
+    may be yielded or not).
     """
     if present is None:
         present = _finder()(text.lower())
-    yield from _scan_view(text, present, microsoft, screen if screen is not None else Screen(text))
+    screen = screen if screen is not None else Screen(text)
+    yield from _scan_view(text, present, microsoft, screen, dominated)
     decoded = percent_decoded(text)
     if decoded is not None:
         plain, back = decoded
@@ -589,7 +600,7 @@ def scan(
 
 
 def _scan_view(
-    raw: str, present: frozenset[str], microsoft: bool, raw_screen: Screen
+    raw: str, present: frozenset[str], microsoft: bool, raw_screen: Screen, dominated: Dominated | None = None
 ) -> Iterator[tuple[str, int, int]]:
     if not present:
         return
@@ -600,18 +611,20 @@ def _scan_view(
         if present.isdisjoint(rule.keywords):
             continue
         text = viewed if rule.on_view else raw
-        yield from _rule_findings(rule, glob, text, screens[rule.on_view])
+        yield from _rule_findings(rule, glob, text, screens[rule.on_view], dominated)
 
 
-def _rule_findings(rule: ScannerRule, glob: _Allow, text: str, screen: Screen) -> Iterator[tuple[str, int, int]]:
-    """Yield (kind, start, end) of one rule's kept secrets in text, whose Screen is given."""
+def _rule_findings(
+    rule: ScannerRule, glob: _Allow, text: str, screen: Screen, dominated: Dominated | None = None
+) -> Iterator[tuple[str, int, int]]:
+    """Yield (kind, start, end) of one rule's kept secrets in text, whose Screen is given (see scan)."""
     # The line is cut out only when a line allowlist could match some line of the text.
     on_line = any(a.target == "line" and screen.regex_may_match(a) for a in rule.allow)
     # _kept depends on the secret, the match and the line alone, and a paste repeats its values.
     verdicts: dict[tuple[str, str, str], bool] = {}
     for spans in rule.pattern.spans(text):
         start, end = _secret_span(spans, rule)
-        if end <= start:
+        if end <= start or (dominated is not None and dominated(rule.kind, start, end)):
             continue
         whole_start, whole_end = spans[0]
         key = (text[start:end], text[whole_start:whole_end], _line(text, whole_start, whole_end) if on_line else "")

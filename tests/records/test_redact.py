@@ -279,3 +279,31 @@ def test_a_value_repeated_in_a_paste_is_redacted_at_every_occurrence() -> None:
     result = redact(text)
     assert token not in result.text
     assert len([f for f in result.findings if f.kind == "huggingface_token"]) == 6
+
+
+def _unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ask every check of every candidate, as before the shortcuts (Screen plans, dominated findings)."""
+    monkeypatch.setattr(redact_module._Dominated, "__call__", lambda self, kind, start, end: False)
+    monkeypatch.setattr(redact_module._scanner, "_kept", _kept_unscreened)
+
+
+def _kept_unscreened(rule: Any, glob: Any, secret: str, whole: str, line: str, *, screen: Any = None) -> bool:
+    return _KEPT(rule, glob, secret, whole, line)
+
+
+_KEPT = redact_module._scanner._kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "".join(f"SERVICE_{i}_API_KEY=aB3dE5gH7jK9mN1pQ3sT{i:04d}\n" for i in range(50)),
+        'api_key: "sk-x-0123456789abcdef" token=abcdef0123456789 & secret=%2Fab12cdEF34gh56ij',
+        "password=hunter2-Passw0rd PASSWORD=hunter2-Passw0rd\njira_token = ABCDEFGHIJ0123456789abcd",
+        'aws_secret_access_key="wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" auth=Zm9vYmFyYmF6cXV4MTIz',
+    ],
+)
+def test_the_shortcuts_leave_the_redaction_as_every_check_would(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = redact(text)
+    _unscreened(monkeypatch)
+    assert redact(text) == fast
