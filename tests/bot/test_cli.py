@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import COMMANDS, build_parser, main, plain
-from tests.conftest import SEEDS_JSONL
+from tests.conftest import SEEDS_JSONL, database_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,9 +130,7 @@ _NOT_FOR_ASK = (
 
 
 def test_ask_with_a_saved_index_imports_neither_discord_nor_triage_nor_redaction(tmp_path: Path) -> None:
-    db = tmp_path / "t.db"
-    tracebot = [sys.executable, "-m", "bot"]
-    subprocess.run([*tracebot, "records", "import", str(SEEDS_JSONL), "--db", str(db)], check=True, capture_output=True)
+    db = database_file(tmp_path / "t.db", SEEDS_JSONL)
     code = (
         "import sys\n"
         "from bot.cli import main\n"
@@ -152,8 +150,8 @@ def test_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     records = tmp_path / "r.jsonl"
     line = {"id": "x{n}", "errorMessage": "broken thing number {n}", "repo": "a/b"}
     records.write_text("".join(json.dumps(line).replace("{n}", str(n)) + "\n" for n in range(3000)))
+    database_file(db, records)  # set up in this process: a tracebot process more costs a second of CPU
     tracebot = [sys.executable, "-m", "bot"]
-    subprocess.run([*tracebot, "records", "import", str(records), "--db", str(db)], check=True, capture_output=True)
     export = subprocess.Popen(
         [*tracebot, "records", "export", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
     )
@@ -173,7 +171,7 @@ def test_a_command_that_cannot_write_says_so_in_one_line_and_exits_2(tmp_path: P
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TRACEBOT_", "DISCORD_"))}
     env["TRACEBOT_WRITE_WAIT"] = "0.5"
     tracebot = [sys.executable, "-m", "bot"]
-    subprocess.run([*tracebot, "db", "migrate", "--db", str(db)], check=True, capture_output=True, cwd=ROOT, env=env)
+    database_file(db)
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # an import in another process, publishing
     try:

@@ -23,7 +23,7 @@ from storage import import_publish
 from storage.database import Database
 from storage.importer import import_paths
 from storage.records import RecordRepository
-from tests.conftest import ROOT, make_record
+from tests.conftest import ROOT, database_file, make_record
 
 
 def _visible(path: Path) -> dict[str, str]:
@@ -217,7 +217,7 @@ def _bulk(path: Path, count: int) -> Path:
 def _base_file(tmp_path: Path, write_jsonl: Callable[..., Path]) -> tuple[Path, dict[str, str]]:
     db_file = tmp_path / "kill.db"
     base = write_jsonl([make_record(id="old1"), make_record(id="old2")], name="base.jsonl")
-    assert _import_process(base, db_file).wait(timeout=120) == 0
+    database_file(db_file, base)  # in this process: only the big import needs to be one that can be killed
     return db_file, _visible(db_file)
 
 
