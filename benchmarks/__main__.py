@@ -2,7 +2,7 @@
 
 The mining benchmark needs the transformers wheel: it is downloaded (no dependencies) and unpacked
 into a temporary directory first, as ``scripts/mine_transformers.sh`` does. Pass names to run some:
-``python -m benchmarks import match extract redact hostile mine triage bot``.
+``python -m benchmarks import match extract redact hostile mine triage bot reload``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ SIMPLE = {
     "triage": ["-m", "benchmarks.bench_triage"],
     "bot": ["-m", "benchmarks.bench_bot"],
     "hostile": ["-m", "benchmarks.bench_hostile"],
+    "reload": ["-m", "benchmarks.bench_reload"],
 }
-ORDER = ["import", "extract", "redact", "hostile", "match", "mine", "triage", "bot"]
+ORDER = ["import", "extract", "redact", "hostile", "match", "mine", "triage", "bot", "reload"]
 
 
 def _mine() -> int:

