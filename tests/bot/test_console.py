@@ -234,7 +234,7 @@ class Terminal:
         """Wait for the console to exit; return its status."""
         try:
             status = self.process.wait(timeout=30)
-            self.wait_for("\x1b[?2004l", timeout=5)
+            self.wait_for("\x1b[?2004l", timeout=30)
             return status
         finally:
             if self.process.poll() is None:

@@ -117,9 +117,13 @@ async def server_fixture() -> AsyncIterator[TestServer]:
 
 @pytest.fixture(name="fetcher")
 async def fetcher_fixture() -> AsyncIterator[PasteFetcher]:
-    """A fetcher allowing the loopback server, capped at 2,000 bytes and half a second."""
+    """A fetcher allowing the loopback server, capped at 2,000 bytes and two seconds.
+
+    Two, not half a second: the slow paste never answers, and a loopback answer on a machine loaded
+    by other jobs must never take as long as the cap.
+    """
     async with aiohttp.ClientSession() as session:
-        yield PasteFetcher(session, hosts=["127.0.0.1"], max_bytes=2000, timeout=0.5)
+        yield PasteFetcher(session, hosts=["127.0.0.1"], max_bytes=2000, timeout=2.0)
 
 
 async def test_fetch_reads_allowed_pastes_and_follows_local_redirects(
