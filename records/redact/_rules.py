@@ -71,8 +71,9 @@ def _openai(value: str) -> bool:
 
 def _labelled_value(value: str, screen: Screen | None = None) -> bool:
     """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
-    nested = any(op in value for op in ("= ", " =", ": ")) or value.startswith("<")
-    if value.startswith(("/", "~/")) and "/" in value[2:]:
+    # Slices compared rather than str.startswith, whose argument parsing costs more than the test.
+    nested = "= " in value or " =" in value or ": " in value or value[:1] == "<"
+    if (value[:1] == "/" or value[:2] == "~/") and "/" in value[2:]:
         return False  # PWD=/home/alice/proj is a directory, left to home_user
     if nested or value.lower() in _NOT_SECRETS:
         return False
@@ -208,7 +209,7 @@ _SPACES = " \t\n\f\r"  # RE2's \s
 # The operators in the order the pattern tries them, each longest first as its greedy parts take it, by
 # their first character.
 _GENERIC_OPERATORS = operators_by_first(("=>", "::=", ":=", "?=", "!==", "!=", "===", "==", ":", "="))
-_VALUE_CHARACTERS = string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}()<>|?"  # _VALUE's
+_VALUE_SET = frozenset(string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}()<>|?")  # _VALUE's
 
 
 def _generic_secret_spans(text: str, start: int, end: int) -> Spans | None:
@@ -242,7 +243,7 @@ def _bare_value_start(text: str, at: int, end: int) -> int | None:
     """
     at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
     for operator in _GENERIC_OPERATORS.get(text[at : at + 1], ()):
-        if text.startswith(operator, at, end):
+        if text[at : at + len(operator)] == operator and at + len(operator) <= end:
             value = skip(text, at + len(operator), end, _SPACES)
             if _is_bare_value(text[value:end]):
                 return value
@@ -250,7 +251,7 @@ def _bare_value_start(text: str, at: int, end: int) -> int | None:
 
 
 def _is_bare_value(value: str) -> bool:
-    return not value.strip(_VALUE_CHARACTERS) and any(map(str.isdigit, value)) and any(map(str.isalpha, value))
+    return _VALUE_SET.issuperset(value) and any(map(str.isdigit, value)) and any(map(str.isalpha, value))
 
 
 _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct", "agent", "cbt", "wt", "sa", "oat")

@@ -123,8 +123,8 @@ _GITLEAKS_ENDS = frozenset("`'\"\t\n\f\r ;")
 # The operators in the order the pattern tries them, ':{1,3}=' longest first as its greedy count does.
 _GITLEAKS_OPERATORS = operators_by_first(("=", ">", ":::=", "::=", ":=", "||", ":", "=>", "?=", ","))
 _GITLEAKS_SEPARATORS = "`'\"\t\n\f\r ="
-_GITLEAKS_SECRET = string.ascii_letters + string.digits + "_.=-"  # [\w.=-] (case folding adds no ASCII)
-_GITLEAKS_BASE64 = string.ascii_letters + string.digits + "+/"
+_GITLEAKS_SECRET = frozenset(string.ascii_letters + string.digits + "_.=-")  # [\w.=-] (folding adds no ASCII)
+_GITLEAKS_BASE64 = frozenset(string.ascii_letters + string.digits + "+/")
 
 
 def gitleaks_generic_spans(text: str, start: int, end: int) -> Spans | None:
@@ -154,7 +154,7 @@ def _gitleaks_secret_start(text: str, at: int, end: int) -> int | None:
     As RE2 prefers: the first operator that leads to a match, then the most separators (at most five).
     """
     for operator in _GITLEAKS_OPERATORS.get(text[at : at + 1], ()):
-        if text.startswith(operator, at, end):
+        if text[at : at + len(operator)] == operator and at + len(operator) <= end:
             after = at + len(operator)
             most = min(5, skip(text, after, end, _GITLEAKS_SEPARATORS) - after)
             for secret in range(after + most, after - 1, -1):
@@ -165,7 +165,7 @@ def _gitleaks_secret_start(text: str, at: int, end: int) -> int | None:
 
 def _gitleaks_secret(value: str) -> bool:
     r"""Tell whether value is the secret group whole: [\w.=-]{10,150} or [a-z0-9][a-z0-9+/]{11,}={0,3}."""
-    if 10 <= len(value) <= 150 and not value.strip(_GITLEAKS_SECRET):
+    if 10 <= len(value) <= 150 and _GITLEAKS_SECRET.issuperset(value):
         return True
     body = value.rstrip("=")
-    return len(value) - len(body) <= 3 and len(body) >= 12 and body[0].isalnum() and not body.strip(_GITLEAKS_BASE64)
+    return len(value) - len(body) <= 3 and len(body) >= 12 and body[0].isalnum() and _GITLEAKS_BASE64.issuperset(body)
