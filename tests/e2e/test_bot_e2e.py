@@ -44,6 +44,11 @@ def seed_database(path: Path, *sources: Path) -> None:
     database_file(path, SEEDS_JSONL, *sources)
 
 
+# A bound against a bot that never starts, not a speed target: the first run of a fresh clone compiles
+# every module, and at nice 19 on a loaded machine (load 8) a start once took longer than 30 s.
+START_BOUND = 120.0
+
+
 @dataclass
 class BotProcess:
     """``tracebot run`` in a child process, configured to talk to ``fake``."""
@@ -77,8 +82,12 @@ class BotProcess:
             | self.settings
         )
 
-    async def start(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109 - a bounded wait is the API
-        """Start the bot and wait (bounded) until it synced its commands and identified."""
+    async def start(self, timeout: float = START_BOUND) -> None:  # noqa: ASYNC109 - a bounded wait is the API
+        """Start the bot and wait (bounded) until it synced its commands and identified.
+
+        A bot that does not start in time is killed before the test fails: left running, its process
+        and log were reported as unclosed resources in whichever test came next.
+        """
         self._log = (self.workdir / "bot.log").open("wb")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=self.workdir, env=self.environment(),
@@ -88,9 +97,12 @@ class BotProcess:
             await self.fake.wait_for_request(lambda r: r.is_("PUT", GUILD_COMMANDS), timeout)
             await self.fake.wait_until_ready(timeout)
         except TimeoutError:
-            raise AssertionError(f"the bot did not start:\n{self.log_tail()}") from None
+            self.proc.kill()
+            await self.proc.wait()
+            self._log.close()
+            raise AssertionError(f"the bot did not start within {timeout:g} s:\n{self.log_tail()}") from None
 
-    async def stop(self, timeout: float = 15.0) -> int:  # noqa: ASYNC109
+    async def stop(self, timeout: float = 60.0) -> int:  # noqa: ASYNC109
         """Send SIGTERM and return the exit status (bounded wait, killed if it hangs)."""
         assert self.proc is not None
         if self.proc.returncode is None:
@@ -404,6 +416,16 @@ async def test_sigterm_stops_the_bot_cleanly_after_discord_went_away(tmp_path: P
     finally:
         await fake.stop()  # the gateway and REST vanish: discord.py starts reconnecting
     await asyncio.sleep(1)
-    # stop() waits at most 15 s, then kills; the bot's own grace is SHUTDOWN_GRACE (3 s).
-    assert await bot.stop(timeout=15) == 0, bot.log_tail()
+    # stop() waits at most 60 s (a bound against a hang), then kills; the bot's own grace is SHUTDOWN_GRACE (3 s).
+    assert await bot.stop() == 0, bot.log_tail()
     assert "stopped" in bot.log_tail()
+
+
+async def test_a_bot_that_does_not_start_in_time_is_killed_before_the_test_fails(tmp_path: Path) -> None:
+    seed_database(tmp_path / "tracebot.db")
+    async with FakeDiscord() as fake:
+        bot = BotProcess(fake, tmp_path / "tracebot.db", tmp_path)
+        with pytest.raises(AssertionError, match=r"the bot did not start within 0\.01 s"):
+            await bot.start(timeout=0.01)
+        assert bot.proc is not None and bot.proc.returncode is not None
+        assert bot._log is not None and bot._log.closed
