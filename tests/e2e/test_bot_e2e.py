@@ -25,6 +25,7 @@ import pytest_asyncio
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
 from tests.conftest import ROOT, SEED_IDS, SEEDS_JSONL, database_file, make_record
 from tests.fakediscord import FakeDiscord, FakeInteraction
+from tests.fakediscord.server import WAIT_BOUND
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 Payload = dict[str, Any]
@@ -146,7 +147,7 @@ class World:
             m for m in self.fake.sent_messages() if (m.get("message_reference") or {}).get("message_id") == message_id
         ]
 
-    async def reply_to(self, message: Payload, timeout: float = 10.0) -> Payload:  # noqa: ASYNC109
+    async def reply_to(self, message: Payload, timeout: float = WAIT_BOUND) -> Payload:  # noqa: ASYNC109
         """Wait (bounded) for the bot's reply to ``message``."""
 
         def probe() -> Payload | None:
@@ -160,7 +161,7 @@ class World:
         channel = channel_id or self.fake.text_channel_id
         await self.reply_to(await self.fake.create_message(channel, self.fake.member_user, CACHE))
 
-    async def answer_of(self, interaction: FakeInteraction, timeout: float = 10.0) -> Payload:  # noqa: ASYNC109
+    async def answer_of(self, interaction: FakeInteraction, timeout: float = WAIT_BOUND) -> Payload:  # noqa: ASYNC109
         """Return the message that answers a deferred interaction (its original response, edited)."""
         edited = await self.fake.wait_for_interaction_response(interaction, timeout, kind="edit_original")
         assert edited.message is not None

@@ -35,6 +35,11 @@ DEFAULT_TOKEN = "fake-bot-token.NjQ.tracebot"
 _NO_AUTH_PREFIXES = ("/interactions/", "/webhooks/")
 
 
+# What the waits below allow by default: a bound against a bot that never acts, not a speed target (a
+# loaded machine at nice 19 can hold a healthy bot back for seconds; every wait ends when it acts).
+WAIT_BOUND = 30.0
+
+
 class FakeDiscord(EventsMixin):
     """A Discord-compatible server on loopback, with helpers to drive and inspect it."""
 
@@ -304,7 +309,7 @@ class FakeDiscord(EventsMixin):
     async def wait_for_request(
         self,
         predicate: Callable[[RecordedRequest], bool],
-        timeout: float = 5.0,  # noqa: ASYNC109 - a bounded wait is the API
+        timeout: float = WAIT_BOUND,  # noqa: ASYNC109 - a bounded wait is the API
         *,
         start: int = 0,
     ) -> RecordedRequest:
@@ -320,7 +325,7 @@ class FakeDiscord(EventsMixin):
         predicate: Callable[[Payload], bool] | None = None,
         *,
         channel_id: int | None = None,
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = WAIT_BOUND,  # noqa: ASYNC109
         start: int = 0,
     ) -> Payload:
         """Return the first bot message (index ``start`` on) matching ``predicate``, within ``timeout``."""
@@ -334,7 +339,7 @@ class FakeDiscord(EventsMixin):
     async def wait_for_interaction_response(
         self,
         interaction: ix.FakeInteraction,
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = WAIT_BOUND,  # noqa: ASYNC109
         *,
         kind: str = "callback",
     ) -> InteractionResponse:
@@ -346,11 +351,11 @@ class FakeDiscord(EventsMixin):
 
         return await self.recorder.wait_until(probe, timeout, f"a {kind} to interaction {interaction.id}")
 
-    async def wait_until_ready(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+    async def wait_until_ready(self, timeout: float = WAIT_BOUND) -> None:  # noqa: ASYNC109
         """Wait until a client has identified (READY sent)."""
         await self.recorder.wait_until(lambda: self.gateway.ready_count() > 0 or None, timeout, "a client to identify")
 
-    async def wait_for_gateway_frame(self, op: int, timeout: float = 5.0) -> Payload:  # noqa: ASYNC109
+    async def wait_for_gateway_frame(self, op: int, timeout: float = WAIT_BOUND) -> Payload:  # noqa: ASYNC109
         """Return the first frame with opcode ``op`` the client sent; wait up to ``timeout``."""
         frames = self.recorder.gateway_frames
         return await self.recorder.wait_until(
@@ -359,7 +364,7 @@ class FakeDiscord(EventsMixin):
             f"a gateway frame with op {op}",
         )
 
-    async def wait_until_disconnected(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+    async def wait_until_disconnected(self, timeout: float = WAIT_BOUND) -> None:  # noqa: ASYNC109
         """Wait until no gateway connection is open."""
         await self.recorder.wait_until(lambda: not self.gateway.connections or None, timeout, "clients to disconnect")
 
