@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from records._re2 import Spans, encodable, literal_finder
 from records.redact import _scanner
+from records.redact._allowlists import Screen
 from records.redact._rules import RULES as _RULES
 from records.redact._rules import Rule as _Rule
 
@@ -104,7 +105,7 @@ def _secret_span(spans: Spans) -> tuple[int, int]:
     return spans[0]
 
 
-def _accept(rule: _Rule, present: frozenset[str], screen: _scanner.Screen) -> Callable[[str], bool] | None:
+def _accept(rule: _Rule, present: frozenset[str], screen: Screen) -> Callable[[str], bool] | None:
     """Return the rule's check on a value, or None when it would accept every value of the text.
 
     present: the literals of _finder that occur in the text (lower-cased); screen: the text's Screen.
@@ -114,16 +115,16 @@ def _accept(rule: _Rule, present: frozenset[str], screen: _scanner.Screen) -> Ca
     return _told(rule.accept_in, screen) if rule.accept_in is not None else rule.accept
 
 
-def _accept_match(rule: _Rule, screen: _scanner.Screen) -> Callable[[str], bool] | None:
+def _accept_match(rule: _Rule, screen: Screen) -> Callable[[str], bool] | None:
     """Return the rule's check on a whole match, told the text's Screen when it can use it."""
     return _told(rule.accept_match_in, screen) if rule.accept_match_in is not None else rule.accept_match
 
 
-def _told(check: Callable[[str, _scanner.Screen], bool], screen: _scanner.Screen) -> Callable[[str], bool]:
+def _told(check: Callable[[str, Screen], bool], screen: Screen) -> Callable[[str], bool]:
     return lambda value: check(value, screen)
 
 
-def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen: _scanner.Screen) -> None:
+def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen: Screen) -> None:
     """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed."""
     accept, accept_match = _accept(rule, present, screen), _accept_match(rule, screen)
     kind, locate = rule.kind, rule.locate
@@ -170,7 +171,7 @@ def _find(text: str) -> _Found:
     safe = encodable(text)
     present = _finder()(safe.lower())
     found = _Found()
-    screen = _scanner.Screen(safe)
+    screen = Screen(safe)
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
             _scan(rule, safe, present, found, screen)
@@ -182,7 +183,7 @@ def _find(text: str) -> _Found:
         plain, back = decoded
         present = _finder()(plain.lower())
         in_plain = _Found()
-        screen = _scanner.Screen(plain)
+        screen = Screen(plain)
         for rule in _RULES:
             if rule.kind not in PERSONAL_KINDS and not present.isdisjoint(rule.hints):
                 _scan(rule, plain, present, in_plain, screen)
@@ -196,25 +197,34 @@ def _ranked(kind: str) -> int:
     return _rank(kind)
 
 
+_DOMINATED_AFTER = 32
+
+
 class _Dominated:
     """Tells a finding that the merge would drop for one found already with the very same span.
 
     Of findings with equal spans the merge keeps the kind of higher priority, and between equal priorities
     the one found first: a later finding that an earlier one of the same span outranks or equals changes
     nothing, so the gitleaks rules need not check it (ours and gitleaks' generic rule both find each line
-    of an env dump). Only the findings made before the scan are consulted, looked up by an int per span.
+    of an env dump). Only the findings made before the scan are consulted, looked up by an int per span;
+    the table of them is built once _DOMINATED_AFTER candidates were asked of (until then each is
+    checked), for it costs about what checking a few dozen of them does.
     """
 
-    __slots__ = ("_best", "_count", "_found", "_width")
+    __slots__ = ("_asked", "_best", "_count", "_found", "_width")
 
     def __init__(self, found: _Found, size: int) -> None:
         self._found = found
         self._count = len(found.starts)
         self._width = size + 1
         self._best: dict[int, int] | None = None
+        self._asked = 0
 
     def __call__(self, kind: str, start: int, end: int) -> bool:
         if self._best is None:
+            self._asked += 1
+            if self._asked <= _DOMINATED_AFTER:
+                return False
             self._best = self._ranks()
         best = self._best.get(start * self._width + end)
         return best is not None and best <= _ranked(kind)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from records._re2 import SpanPattern, Spans
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
-from records.redact._scanner import Screen
+from records.redact._allowlists import Screen, placeholder
 from records.redact._split import SplitPattern, operators_by_first, skip
 
 
@@ -50,7 +50,7 @@ def _has_digit_and_letter(value: str) -> bool:
 
 def _random(value: str, screen: Screen | None = None) -> bool:
     """Accept a value that looks random, not a placeholder such as 'xxxx' or 'YOUR_TOKEN_HERE'."""
-    return not _scanner.placeholder(value, screen)
+    return not placeholder(value, screen)
 
 
 def _hf_token(value: str) -> bool:

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchmarks.eval_redact import CONTEXTS, Fixture, embed, evaluate, load
-from records.redact import PERSONAL_KINDS, _scanner, marker, redact
+from records.redact import PERSONAL_KINDS, _allowlists, _scanner, marker, redact
 
 SCANNERS = Path(__file__).resolve().parents[2] / "data" / "redaction" / "scanners"
 
@@ -198,11 +198,11 @@ def test_placeholders_and_names_are_left_alone(text: str) -> None:
 def _placeholder_by_definition(value: str) -> bool:
     """The placeholder test spelled out plainly: the reference the RE2 pass must agree with."""
     lowered = value.lower()
-    if any(word in lowered for word in _scanner._PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered)):
+    if any(word in lowered for word in _allowlists._PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered)):
         return True
-    if any(value.startswith(a) and value.endswith(b) for a, b in _scanner._TEMPLATES):
+    if any(value.startswith(a) and value.endswith(b) for a, b in _allowlists._TEMPLATES):
         return True
-    return len(value) >= 16 and _scanner.shannon(value) < 3.0
+    return len(value) >= 16 and _allowlists.shannon(value) < 3.0
 
 
 @pytest.mark.parametrize(
@@ -220,13 +220,13 @@ def _placeholder_by_definition(value: str) -> bool:
     ],
 )
 def test_placeholders_and_fillers_are_told_from_secrets(value: str, expected: bool) -> None:
-    assert _scanner.placeholder(value) is expected
+    assert _allowlists.placeholder(value) is expected
     assert _placeholder_by_definition(value) is expected
 
 
 @given(st.text(alphabet=string.ascii_letters + string.digits + "_-${}<>xX0éÉ\u212a", max_size=40))
 def test_placeholder_agrees_with_its_definition(value: str) -> None:
-    assert _scanner.placeholder(value) == _placeholder_by_definition(value)
+    assert _allowlists.placeholder(value) == _placeholder_by_definition(value)
 
 
 def test_the_rule_tables_are_compiled_once_whichever_way_they_are_asked_for() -> None:

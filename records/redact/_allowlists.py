@@ -1,0 +1,428 @@
+"""gitleaks' allowlists, the tests of a value's randomness, and what one text's Screen spares of them.
+
+An allowlist lets a finding go when its regex matches the secret, the match or the line, or (as gitleaks
+has it) when a stop word occurs in the secret; a list of condition AND needs both. A value is a placeholder
+when it holds a filler word or a run, looks like a template, or is too regular (Shannon entropy).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import re2
+
+from records._re2 import SpanPattern, compile_spans, literal_finder
+
+
+@dataclass(frozen=True, slots=True)
+class Allow:
+    """One allowlist of gitleaks' table, compiled on RE2."""
+
+    target: str  # "secret", "match" or "line"
+    pattern: SpanPattern | None
+    stopwords: tuple[str, ...]
+    both: bool  # condition AND: the regex and a stop word must both accept
+    # gitleaks' global list holds ~1,500 stop words: one RE2 Set pass per finding instead of 1,500
+    # substring tests (most of a 16 KB paste's redaction time when it holds many candidates).
+    stop_finder: Callable[[str], frozenset[str]] | None = None
+    # The regex with its anchors and word boundaries dropped (see Screen), None when it has no regex or
+    # could not be relaxed.
+    relaxed: SpanPattern | None = None
+    regexes: tuple[str, ...] = ()  # the regexes of pattern, which Checks joins with other lists'
+
+    def has_stopword(self, lowered: str) -> bool:
+        """Return True when a stop word occurs in the (lower-cased) secret."""
+        if self.stop_finder is not None:
+            return bool(self.stop_finder(lowered))
+        return any(word in lowered for word in self.stopwords)
+
+    def _target(self, secret: str, match: str, line: str) -> str:
+        return secret if self.target == "secret" else match if self.target == "match" else line
+
+    def accepts_regex(self, secret: str, match: str, line: str) -> bool:
+        """Return True when this allowlist's regex lets the finding go (stop words aside)."""
+        return self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
+
+    def accepts(self, secret: str, match: str, line: str, screen: Screen | None = None) -> bool:
+        """Return True when this allowlist lets the finding go.
+
+        screen: what occurs in the text the finding is part of; it spares the tests that cannot pass there.
+        """
+        if screen is None:
+            by_regex = self.pattern is not None and _search(self.pattern, self._target(secret, match, line))
+            by_word = bool(self.stopwords) and self.has_stopword(secret.lower())
+        else:
+            by_regex = (
+                self.pattern is not None
+                and screen.regex_may_match(self)
+                and _search(self.pattern, self._target(secret, match, line))
+            )
+            words = screen.stopwords(self)
+            if words is None:
+                by_word = bool(self.stopwords) and self.has_stopword(secret.lower())
+            else:
+                by_word = bool(words) and _has_any(words, secret.lower())
+        if self.both and self.pattern is not None and self.stopwords:
+            return by_regex and by_word
+        return by_regex or by_word
+
+
+def _has_any(words: tuple[str, ...], lowered: str) -> bool:
+    return any(map(lowered.__contains__, words))
+
+
+def _search(pattern: SpanPattern, text: str) -> bool:
+    return pattern.occurs(text)
+
+
+def _alternation(regexes: list[str]) -> SpanPattern | None:
+    return compile_spans("|".join(f"(?:{r})" for r in regexes)) if regexes else None
+
+
+_ASSERTIONS = frozenset("AbBz")
+
+
+def relax(regex: str) -> str | None:
+    """Return regex with its anchors and word boundaries dropped, or None when it cannot be read here.
+
+    The relaxed regex matches wherever the regex does, whatever surrounds the match: where the regex finds
+    something in a part of a text (a secret, its match, its line), the relaxed one finds it in the text.
+    """
+    if "\\Q" in regex:
+        return None  # a quoted run would need its own reading
+    out: list[str] = []
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "[":
+            end = _class_end(regex, index)
+            if end < 0:
+                return None
+            out.append(regex[index:end])
+            index = end
+        elif char == "\\":
+            if regex[index + 1 : index + 2] not in _ASSERTIONS:
+                out.append(regex[index : index + 2])
+            index += 2
+        else:
+            if char not in "^$":
+                out.append(char)
+            index += 1
+    return "".join(out)
+
+
+def _class_end(regex: str, at: int) -> int:
+    """Return the offset just past the bracket expression opened at this offset, -1 if it never closes."""
+    index = at + 1
+    index += regex.startswith("^", index)
+    index += regex.startswith("]", index)  # a leading ']' is a member
+    while index < len(regex):
+        if regex[index] == "\\":
+            index += 2
+        elif regex.startswith("[:", index) and ":]" in regex[index + 2 :]:
+            index = regex.index(":]", index + 2) + 2  # a POSIX class such as [:alnum:]
+        elif regex[index] == "]":
+            return index + 1
+        else:
+            index += 1
+    return -1
+
+
+_FINDER_FROM = 16  # stop words; below this, plain substring tests are quicker than an RE2 call
+
+
+def allowlist(entry: dict[str, Any]) -> Allow:
+    """Compile one allowlist entry of gitleaks' table."""
+    stopwords = tuple(word.lower() for word in entry.get("stopwords", []))
+    regexes = entry.get("regexes", [])
+    return Allow(
+        target=entry.get("regexTarget", "secret"),
+        pattern=_alternation(regexes),
+        stopwords=stopwords,
+        both=entry.get("condition") == "AND",
+        stop_finder=literal_finder(stopwords) if len(stopwords) >= _FINDER_FROM else None,
+        relaxed=_relaxed(regexes),
+        regexes=tuple(regexes),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    """The regexes of several allowlists on one target in one pattern: one RE2 call asks them all."""
+
+    pattern: SpanPattern
+    members: tuple[Allow, ...]
+
+
+def joined(allows: list[Allow]) -> _Joined | None:
+    """Return the regexes of these lists (all on one target) as one pattern, None when none has a regex."""
+    with_regex = tuple(a for a in allows if a.pattern is not None)
+    if not with_regex:
+        return None
+    return _Joined(compile_spans("|".join(f"(?:{r})" for a in with_regex for r in a.regexes)), with_regex)
+
+
+@dataclass(frozen=True, slots=True)
+class Checks:
+    """A rule's allowlists and the global one, grouped so that a finding costs one RE2 call per target.
+
+    A finding is let go when any list accepts it: a list of condition OR accepts by its regex or by a stop
+    word, so their regexes on one target can be asked as one alternation, their stop words together. Lists
+    of condition AND are asked one by one.
+    """
+
+    secret: _Joined | None
+    match: _Joined | None
+    line: _Joined | None
+    worded: tuple[Allow, ...]  # lists of condition OR with stop words
+    both: tuple[Allow, ...]  # lists of condition AND
+
+    def whole(self) -> _Plan:
+        """Return the checks as a plan for a text not screened: every regex and stop word is asked."""
+        return _Plan(
+            secret=None if self.secret is None else self.secret.pattern,
+            match=None if self.match is None else self.match.pattern,
+            line=None if self.line is None else self.line.pattern,
+            words=None,
+            worded=self.worded,
+            both=self.both,
+        )
+
+
+def checks_of(allows: list[Allow]) -> Checks:
+    """Return these allowlists grouped as Checks."""
+    both = [a.both and a.pattern is not None and bool(a.stopwords) for a in allows]
+    either = [a for a, strict in zip(allows, both, strict=True) if not strict]
+    return Checks(
+        secret=joined([a for a in either if a.target == "secret"]),
+        match=joined([a for a in either if a.target == "match"]),
+        line=joined([a for a in either if a.target == "line"]),
+        worded=tuple(a for a in either if a.stopwords),
+        both=tuple(a for a, strict in zip(allows, both, strict=True) if strict),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A rule's Checks as they apply to one text: what can accept nothing in it is left out."""
+
+    secret: SpanPattern | None
+    match: SpanPattern | None
+    line: SpanPattern | None
+    words: tuple[str, ...] | None  # the stop words in the text; None: ask each worded list
+    worded: tuple[Allow, ...]
+    both: tuple[Allow, ...]
+
+    def accepts(self, secret: str, match: str, line: str) -> bool:
+        """Return True when some allowlist lets the finding go."""
+        if self.secret is not None and self.secret.occurs(secret):
+            return True
+        if self.match is not None and self.match.occurs(match):
+            return True
+        if self.line is not None and self.line.occurs(line):
+            return True
+        if self.words is None:
+            lowered = secret.lower()
+            if any(a.has_stopword(lowered) for a in self.worded):
+                return True
+        elif self.words and _has_any(self.words, secret.lower()):
+            return True
+        return any(a.accepts(secret, match, line) for a in self.both)
+
+
+def _relaxed(regexes: list[str]) -> SpanPattern | None:
+    relaxed = [relax(regex) for regex in regexes]
+    if not relaxed or None in relaxed:
+        return None
+    try:
+        return _alternation([r for r in relaxed if r is not None])
+    except re2.error:
+        return None  # a quantified anchor ('^*') leaves a bare quantifier: no screen for this list
+
+
+class Screen:
+    """What an allowlist or the filler test can find in one text, asked once for the whole text.
+
+    A finding's secret, match and line are parts of the text, so an allowlist regex whose relaxed form
+    (see relax) finds nothing in the text accepts no finding of it, and a stop word or filler absent from
+    the lower-cased text is in no lower-cased secret (for ASCII text: str.lower of a part of an ASCII
+    text is then that part of its lower-cased form). On a paste of hundreds of labelled values this
+    spares most of their RE2 calls; every answer stays the one the value's own tests give.
+
+    Each pass over the whole text costs about what the checks of a few dozen values do, so the first
+    _SCREEN_AFTER values asked of are checked whole (the answers "may match", "ask every stop word") and
+    the text is screened only for the values after them.
+    """
+
+    __slots__ = ("_asked", "_entropies", "_filler", "_lowered", "_plans", "_regex", "_text", "_words")
+
+    def __init__(self, text: str, entropies: dict[str, float] | None = None) -> None:
+        """Screen text; entropies: the values' entropies known already (a text and its view share them)."""
+        self._text = text
+        self._entropies = {} if entropies is None else entropies
+        self._asked = 0
+        self._lowered: str | None = None
+        self._regex: dict[int, bool] = {}
+        self._words: dict[int, tuple[str, ...] | None] = {}
+        self._filler: bool | None = None
+        self._plans: dict[int, _Plan] = {}
+
+    def entropy(self, value: str) -> float:
+        """Return shannon(value), computed once for all the rules that ask of a value of this text."""
+        found = self._entropies.get(value)
+        if found is None:
+            found = self._entropies[value] = shannon(value)
+        return found
+
+    def view(self, viewed: str) -> Screen:
+        """Return the Screen of the text's view (see view), sharing what does not depend on the text."""
+        return self if viewed == self._text else Screen(viewed, self._entropies)
+
+    def _settled(self) -> bool:
+        """Count one more value asked of; return True once enough were for screening the text to pay."""
+        self._asked += 1
+        return self._asked > _SCREEN_AFTER
+
+    def _lower(self) -> str | None:
+        """Return the lower-cased text, None when it is not ASCII (see the class)."""
+        if self._lowered is None and self._text.isascii():
+            self._lowered = self._text.lower()
+        return self._lowered
+
+    def plan(self, checks: Checks) -> _Plan:
+        """Return a rule's checks as they apply to this text."""
+        plan = self._plans.get(id(checks))
+        if plan is not None:
+            return plan
+        if not self._settled():
+            return checks.whole()
+        plan = self._plans[id(checks)] = _Plan(
+            secret=self._pattern_of(checks.secret),
+            match=self._pattern_of(checks.match),
+            line=self._pattern_of(checks.line),
+            words=self._union(checks.worded),
+            worded=checks.worded,
+            both=checks.both,
+        )
+        return plan
+
+    def _pattern_of(self, found: _Joined | None) -> SpanPattern | None:
+        if found is None or not any(self._may_match(a) for a in found.members):
+            return None
+        return found.pattern
+
+    def _union(self, worded: tuple[Allow, ...]) -> tuple[str, ...] | None:
+        """Return the stop words of these lists that occur in the text, None when it cannot tell."""
+        present: set[str] = set()
+        for allow in worded:
+            words = self._present(allow)
+            if words is None:
+                return None
+            present.update(words)
+        return tuple(sorted(present))
+
+    def regex_may_match(self, allow: Allow) -> bool:
+        """Return False when the allowlist's regex can match no part of the text (or it has none)."""
+        if allow.pattern is None:
+            return False
+        if id(allow) not in self._regex and not self._settled():
+            return True
+        return self._may_match(allow)
+
+    def _may_match(self, allow: Allow) -> bool:
+        if allow.pattern is None:
+            return False
+        if allow.relaxed is None:
+            return True
+        found = self._regex.get(id(allow))
+        if found is None:
+            found = self._regex[id(allow)] = allow.relaxed.occurs(self._text)
+        return found
+
+    def stopwords(self, allow: Allow) -> tuple[str, ...] | None:
+        """Return the allowlist's stop words that occur in the lower-cased text, None when it cannot tell."""
+        if allow.stopwords and id(allow) not in self._words and not self._settled():
+            return None
+        return self._present(allow)
+
+    def _present(self, allow: Allow) -> tuple[str, ...] | None:
+        lowered = self._lower() if allow.stopwords else None
+        if lowered is None:
+            return None if allow.stopwords else ()
+        if id(allow) not in self._words:
+            finder = allow.stop_finder
+            present = finder(lowered) if finder is not None else (w for w in allow.stopwords if w in lowered)
+            self._words[id(allow)] = tuple(sorted(present))
+        return self._words[id(allow)]
+
+    def filler_may_occur(self) -> bool:
+        """Return False when no part of the text holds a placeholder word or a run of six (see placeholder)."""
+        if self._filler is None:
+            if not self._settled():
+                return True
+            lowered = self._lower()
+            self._filler = True if lowered is None else _FILLER.occurs(lowered)
+        return self._filler
+
+
+# Values asked of a text before it is screened (see Screen).
+_SCREEN_AFTER = 32
+
+
+_PLACEHOLDER_WORDS = ("xxxx", "your_", "your-", "here", "redacted", "example", "placeholder", "changeme")
+_TEMPLATES = (("${", "}"), ("{{", "}}"), ("<", ">"), ("%(", ")s"), ("$(", ")"))
+_TEMPLATE_STARTS = tuple(start for start, _ in _TEMPLATES)
+
+
+def _literal(text: str) -> str:
+    return "".join(f"\\x{{{ord(c):x}}}" for c in text)
+
+
+# A placeholder word or a run of six equal characters, in one RE2 pass over an ASCII value (most are): RE2
+# has no back-references, so the run is spelled out for each of the 128 ASCII characters.
+_FILLER = compile_spans(
+    "|".join([*(_literal(word) for word in _PLACEHOLDER_WORDS), *(f"{_literal(chr(c))}{{6}}" for c in range(128))])
+)
+
+
+def _filler(lowered: str) -> bool:
+    """Return True when the lower-cased value holds a placeholder word or six equal characters in a row."""
+    if lowered.isascii():
+        return _FILLER.occurs(lowered)
+    return any(word in lowered for word in _PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered))
+
+
+def placeholder(value: str, screen: Screen | None = None) -> bool:
+    """Tell a placeholder or a repeated filler ('xxxx', 'YOUR_TOKEN_HERE', '1111...') from a random secret.
+
+    screen: that of a text value is part of, which can tell that no filler occurs in it.
+    """
+    if (screen is None or screen.filler_may_occur()) and _filler(value.lower()):
+        return True
+    if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
+        return True
+    return len(value) >= 16 and (shannon(value) if screen is None else screen.entropy(value)) < 3.0
+
+
+def shannon(value: str) -> float:
+    """Return the Shannon entropy of value in bits per character."""
+    size = len(value)
+    # Each character's count, in the order of first occurrence (Counter's), so the terms are summed in the
+    # same order as before: the same float, to the last bit, against the same thresholds.
+    counts = map(value.count, dict.fromkeys(value))
+    if size > _TERMS_UP_TO:
+        return -sum(n / size * math.log2(n / size) for n in counts)
+    return -sum(map(_terms(size).__getitem__, counts))
+
+
+_TERMS_UP_TO = 512  # longer values (rare) compute their terms afresh
+
+
+@cache
+def _terms(size: int) -> tuple[float, ...]:
+    """Return, for each count n up to size, the entropy term n/size * log2(n/size) of a character."""
+    return (0.0, *(n / size * math.log2(n / size) for n in range(1, size + 1)))
