@@ -1,0 +1,96 @@
+"""gitleaks' allowlists and what a text's Screen spares of them: the answers are those of the checks asked whole."""
+
+from __future__ import annotations
+
+import math
+import string
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from records._re2 import compile_spans
+from records.redact import _allowlists, _scanner
+from records.redact._allowlists import Screen, relax, shannon
+
+
+@pytest.mark.parametrize(
+    ("regex", "relaxed"),
+    [
+        (r"^[a-zA-Z_.-]+$", r"[a-zA-Z_.-]+"),
+        (r"(?i)^true|false|null$", r"(?i)true|false|null"),
+        (r"\b(pat[[:alnum:]]{14})\b", r"(pat[[:alnum:]]{14})"),
+        (r"[^$]x[]^]", r"[^$]x[]^]"),  # anchors inside a class are members
+        (r"a\\b(?:\n|\z)", r"a\\b(?:\n|)"),  # an escaped backslash then 'b' is no boundary
+        (r"\Qa$\E", None),
+    ],
+)
+def test_anchors_and_word_boundaries_are_dropped_outside_classes(regex: str, relaxed: str | None) -> None:
+    assert relax(regex) == relaxed
+
+
+@given(st.text(alphabet="ab \n-_.$^", max_size=30), st.integers(0, 30), st.integers(0, 30))
+def test_a_relaxed_regex_finds_in_a_text_whatever_the_regex_finds_in_a_part_of_it(text: str, a: int, b: int) -> None:
+    part = text[min(a, b) : max(a, b)]
+    for regex in (r"^[a-b_.-]+$", r"\bab\b", r"(?:a|^b)\s*$", r"\Ab\z"):
+        relaxed = relax(regex)
+        assert relaxed is not None
+        if compile_spans(regex).occurs(part):
+            assert compile_spans(relaxed).occurs(text)
+
+
+def _generic_checks() -> tuple[_scanner.ScannerRule, _allowlists.Allow]:
+    compiled, glob = _scanner.rules()
+    return next(rule for rule in compiled if rule.kind == "generic_api_key"), glob
+
+
+def _settled(screen: Screen) -> Screen:
+    for _ in range(_allowlists._SCREEN_AFTER + 1):
+        screen.filler_may_occur()  # each ask counts towards screening the text
+    return screen
+
+
+def test_a_screen_tells_which_lists_and_words_can_match_in_its_text() -> None:
+    rule, _ = _generic_checks()
+    text = "SERVICE_1_API_KEY=qQQ0lojnTiGnsAZLarj2YXZU\nmodule.exports = { lock: 1 }\n"
+    screen = _settled(Screen(text))
+    on_match = next(a for a in rule.allow if a.target == "match")
+    on_line = next(a for a in rule.allow if a.target == "line")
+    assert not screen.regex_may_match(on_line)  # neither '--mount=type=secret,' nor an import line
+    words = screen.stopwords(on_match)
+    assert words == tuple(sorted(w for w in on_match.stopwords if w in text.lower()))
+    assert {"lock", "service"} <= set(words or ())
+    assert not screen.filler_may_occur()
+
+
+def test_before_it_is_settled_a_screen_asks_everything() -> None:
+    rule, _ = _generic_checks()
+    on_line = next(a for a in rule.allow if a.target == "line")
+    assert Screen("nothing here").regex_may_match(on_line)
+    assert Screen("nothing here").filler_may_occur()
+
+
+_VALUES = st.text(alphabet=string.ascii_letters + string.digits + "_.-=/+$%{}", min_size=1, max_size=30)
+
+
+@given(st.lists(_VALUES, min_size=1, max_size=8))
+def test_a_plan_accepts_what_the_allowlists_asked_one_by_one_accept(values: list[str]) -> None:
+    rule, glob = _generic_checks()
+    assert rule.checks is not None
+    text = "\n".join(f"api_key={value}" for value in values)
+    plan = _settled(Screen(text)).plan(rule.checks)
+    for value in values:
+        line = f"api_key={value}"
+        whole = glob.accepts(value, line, "") or any(a.accepts(value, line, line) for a in rule.allow)
+        assert plan.accepts(value, line, line) == whole
+
+
+def _shannon_by_counter(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+@given(st.text(min_size=1, max_size=600))
+def test_shannon_is_the_counter_formula_to_the_last_bit(value: str) -> None:
+    assert shannon(value) == _shannon_by_counter(value)
