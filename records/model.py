@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cached_property
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 from pydantic.alias_generators import to_camel
@@ -26,6 +26,11 @@ MAX_LIST_ITEMS = 200
 GENERATABLE_FIELDS = frozenset(
     {"documentation", "triggerScenarios", "commonSituations", "solutions", "exampleFix", "validationCode"}
 )
+
+# Where a record's text came from: written by a person, or mined from the library's source (raise site
+# and message only, explanations generated). Compared in one place: ``Record.is_mined``.
+Origin = Literal["curated", "mined"]
+MINED: Origin = "mined"
 
 Text = Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)]
 TextList = Annotated[list[Text], Field(max_length=MAX_LIST_ITEMS)]
@@ -75,7 +80,7 @@ class Record(BaseModel):
     schema_version: StrictInt | None = None
     # Added by tracebot (not in the published schema): where a record came from and which release
     # of the library it was mined from, so answers can prefer curated text and the newest version.
-    origin: Text | None = None  # "curated" (hand-written) or "mined" (from source); None means curated
+    origin: Origin | None = None  # None means curated
     library_version: Text | None = None
     enclosing_function: Text | None = None
     enclosing_class: Text | None = None
@@ -115,6 +120,11 @@ class Record(BaseModel):
     def _canonical(self) -> str:
         # The record is frozen, so its JSON text never changes; imports ask for it several times.
         return json.dumps(self.to_wire(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @property
+    def is_mined(self) -> bool:
+        """Whether the record was mined from source (no person wrote its explanation)."""
+        return self.origin == MINED
 
     @property
     def extra_fields(self) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 import aiosqlite
 
 from records.matching.index import IndexEntry, intern_entry
-from records.model import Record
+from records.model import MINED, Record
 from records.versions import version_key
 from storage.database import Database, Row
 from storage.models import ImportRun, RecordStats, RecordSummary, StoredRecord
@@ -79,7 +79,7 @@ class RecordRepository:
         key, end = text.lower(), text.lower() + "\U0010ffff"
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         queries: list[tuple[str, tuple[Any, ...]]] = [
-            ("origin != 'mined' ORDER BY id", ()),
+            ("origin != ? ORDER BY id", (MINED,)),
             ("1 ORDER BY id", ()),
         ]
         if text:
@@ -263,7 +263,7 @@ def _row_is_id(row: Row, ident: str) -> bool:
 
 
 def _preference(row: Row) -> tuple[bool, tuple[Any, ...]]:
-    return (row["origin"] != "mined", version_key(row["library_version"]))
+    return (row["origin"] != MINED, version_key(row["library_version"]))
 
 
 def _stored(row: Row) -> StoredRecord:
@@ -289,7 +289,7 @@ def _index_entry(row: Row) -> IndexEntry:
             file_path=row["file_path"],
             line_number=row["line_number"],
             repo=row["repo"],
-            curated=row["origin"] != "mined",
+            curated=row["origin"] != MINED,
             library_version=row["library_version"],
         )
     )

@@ -17,6 +17,7 @@ import aiosqlite
 
 from records.errors import UnknownRecord, UnknownReport
 from records.matching.index import IndexEntry
+from records.model import MINED
 from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits
 from storage import triage_regroup as regroup
 from storage.database import Database, Row, fetch_row, fetch_rows
@@ -426,5 +427,5 @@ def _group(row: Row) -> TriageGroup:
 
 def _example(row: Row) -> Example:
     values = dict(row)
-    values["curated"] = values.pop("origin") != "mined"
+    values["curated"] = values.pop("origin") != MINED
     return Example.model_validate(values)

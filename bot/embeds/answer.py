@@ -41,7 +41,6 @@ __all__ = [
     "answer_embed",
     "footer",
     "headline",
-    "is_mined",
     "location",
     "record_from_match",
     "source_excerpt",
@@ -51,11 +50,6 @@ __all__ = [
 def headline(error_class: str | None, message: str, limit: int = TITLE, pasted: str | None = None) -> str:
     """Return ``Class: message`` on one line (placeholders as ``…``, or filled from ``pasted``), clipped."""
     return title(error_class, message, None, pasted, limit)
-
-
-def is_mined(record: Record) -> bool:
-    """Return whether a record was mined from source (it has no curated explanation)."""
-    return record.origin == "mined"
 
 
 def record_from_match(match: Match) -> Record:

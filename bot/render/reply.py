@@ -102,7 +102,7 @@ def reply_parts(
     record: Record, match: Match | None = None, *, pasted: str | None = None, shipped: Sequence[str] = ()
 ) -> ReplyParts:
     """Lay out the answer that shows ``record`` (for ``match``, for a paste whose message is ``pasted``)."""
-    mined = record.origin == "mined"
+    mined = record.is_mined
     generated = generated_fields(record)
     meaning, comment = _text(record.documentation), None
     if mined and "documentation" not in generated:
@@ -168,7 +168,7 @@ def _versions(record: Record, match: Match | None, shipped: Sequence[str]) -> tu
         return tuple(match.versions), ()
     if record.library_version:
         return (record.library_version,), ()
-    if match is not None and record.origin != "mined" and shipped:
+    if match is not None and not record.is_mined and shipped:
         return (), tuple(shipped)
     return (), ()
 

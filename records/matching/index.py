@@ -107,7 +107,7 @@ class IndexEntry(NamedTuple):
                 file_path=record.file_path,
                 line_number=record.line_number,
                 repo=record.repo,
-                curated=record.origin != "mined",
+                curated=not record.is_mined,
                 library_version=record.library_version,
             )
         )

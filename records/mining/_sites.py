@@ -21,7 +21,7 @@ from records.mining._template import (
     template_pattern,
     template_text,
 )
-from records.model import CURRENT_SCHEMA_VERSION, Record
+from records.model import CURRENT_SCHEMA_VERSION, MINED, Record
 
 CONTEXT_LINES = 8
 SLUG_WORDS = 7
@@ -234,7 +234,7 @@ def _build_record(
         tags=path_tags(source.tag_path),
         analyzed_sha=settings.ref,
         schema_version=CURRENT_SCHEMA_VERSION,
-        origin="mined",
+        origin=MINED,
         library_version=settings.library_version,
         enclosing_function=function,
         enclosing_class=class_,

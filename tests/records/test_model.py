@@ -76,3 +76,13 @@ def test_content_hash_changes_with_content_only() -> None:
     b = Record.model_validate(make_record())
     c = Record.model_validate(make_record(lineNumber=11))
     assert a.content_hash() == b.content_hash() != c.content_hash()
+
+
+@pytest.mark.parametrize(("origin", "mined"), [("mined", True), ("curated", False), (None, False)])
+def test_is_mined_tells_a_mined_record_from_a_curated_one(origin: str | None, mined: bool) -> None:
+    assert Record.model_validate(make_record(origin=origin)).is_mined is mined
+
+
+def test_an_origin_other_than_curated_or_mined_is_refused_by_name() -> None:
+    with pytest.raises(ValidationError, match=r"origin\n  Input should be 'curated' or 'mined'"):
+        Record.model_validate(make_record(origin="scraped"))
