@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.render.reply import ReplyParts, or_list, reply_parts
-from bot.render.reply import location as site
+from bot.render.reply import ReplyParts, location, or_list, reply_parts
 from records.matching import Match
 from records.model import Record
 from records.titles import title
@@ -22,11 +21,6 @@ INDENT = "  "
 LIST_MESSAGE_CHARS = 100
 UNMATCHED = "That looks like an error, but no record explains it yet."
 NOT_AN_ERROR = "That does not look like an error."
-
-
-def location(record: Record) -> str | None:
-    """Return ``path:line`` of the raise site, or None."""
-    return site(record.file_path, record.line_number)
 
 
 def record_text(
@@ -100,7 +94,7 @@ def candidates_text(matches: Sequence[Match], *, pasted: str | None = None) -> s
     lines = ["Several records could explain this error; the closest are:"]
     for number, match in enumerate(matches, start=1):
         message = title(match.error_class, match.error_message, None, pasted, LIST_MESSAGE_CHARS)
-        where = site(match.file_path, match.line_number) or "unknown file"
+        where = location(match.file_path, match.line_number) or "unknown file"
         lines.append(f"{INDENT}{number}. {message}  {where}  ({match.score:.0f}%, id {match.id})")
     return "\n".join(lines)
 
