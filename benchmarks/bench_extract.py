@@ -12,7 +12,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from records.extract import clean_paste, extract
+from records.extraction import clean_paste, extract
 
 TYPICAL = """Traceback (most recent call last):
   File "/home/a/spec.py", line 12, in <module>

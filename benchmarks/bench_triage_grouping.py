@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.evalset import real_cases, shipped_records
-from records.extract import extract
+from records.extraction import extract
 from records.matching import IndexEntry, Matcher, MatchIndex
 from records.triage import Observation, PasteOrigin, TriageLimits, observe
 from storage.database import Database

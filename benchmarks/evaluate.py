@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.evalset import EVAL_DIR, raised_cases, real_cases, shipped_records
-from records.extract import ExtractedError, Extraction
+from records.extraction import ExtractedError, Extraction
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult, Thresholds
 from records.matching.evidence import path_agrees, short_class
 from records.matching.matcher import TRIED_FRAGMENTS, TRIED_OTHERS

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from records._re2 import Match, Pattern, compile_pattern, encodable
-from records.extract import ExtractedError, Frame, extract
+from records.extraction import ExtractedError, Frame, extract
 from records.extraction.clean import clean_for_extraction
 from records.fingerprint import PLACEHOLDERS, fingerprint, normalize_text
 from records.limits import MAX_INPUT_CHARS, TriageLimits

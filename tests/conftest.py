@@ -48,7 +48,7 @@ LONGEST_FIRST = (
     "tests/e2e/test_bot_e2e.py",  # 8
     "tests/records/matching/test_accuracy.py",  # 8
     "tests/e2e/test_shared_database.py",  # 7
-    "tests/records/test_extract.py",  # 6
+    "tests/records/test_extraction.py",  # 6
     "tests/records/test_redact.py",  # 6
     "tests/records/redact/test_scanner.py",  # 6
     "tests/bot/test_cli.py",  # 5

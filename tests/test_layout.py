@@ -46,7 +46,7 @@ IN_FLIGHT: dict[str, str] = {
 }
 
 # Not split out yet: the module is tested today through the named test module.
-_EXTRACTION = "tested through tests/records/test_extract.py (the extraction package's face, records.extract)"
+_EXTRACTION = "tested through tests/records/test_extraction.py (the package's face, records.extraction)"
 _MINING = "tested through tests/records/test_mining.py (the mining package's face)"
 _EXPLAIN = "tested through tests/records/test_explain.py and test_explain_shipped.py (the explainer's face)"
 NOT_YET_SPLIT: dict[str, str] = {

@@ -20,7 +20,7 @@ from typing import Literal
 
 from rapidfuzz import fuzz, utils
 
-from records.extract import ExtractedError, Extraction, extract
+from records.extraction import ExtractedError, Extraction, extract
 from records.extraction.model import KIND_CANDIDATE
 from records.matching.align import Alignment, align
 from records.matching.evidence import (

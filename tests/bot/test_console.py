@@ -24,7 +24,7 @@ from bot.console import PASTE_END, PASTE_START, PasteReader, run_console
 from bot.engine import Answer, Engine
 from bot.settings import Settings
 from bot.triage_service import TriageService
-from records.extract import extract
+from records.extraction import extract
 from records.matching import Match, MatchResult
 from records.model import Record
 from records.triage import PasteOrigin

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from records.extract import clean_paste, extract
+from records.extraction import clean_paste, extract
 
 
 def test_a_markdown_link_the_chat_window_made_becomes_its_url() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from records.extract import Frame
+from records.extraction import Frame
 from records.fingerprint import KEY_VERSION, fingerprint, mask_message, normalize_text
 
 HF_A = "hf_FAKEaBcDeFgHiJkLmNoPqRsTuVwXyZ0123"

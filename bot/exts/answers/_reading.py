@@ -2,7 +2,7 @@
 
 A paste arrives as message text (often in a code block), as a text attachment (Discord turns a long
 paste into ``message.txt``), or as a link to a paste site. Code fences, quotes and the chat around a
-traceback are read by ``records.extract`` itself, so the text to match is the message as written plus
+traceback are read by ``records.extraction`` itself, so the text to match is the message as written plus
 every readable attachment and paste.
 """
 
@@ -12,7 +12,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from records.extract import Extraction
+from records.extraction import Extraction
 
 READABLE_SUFFIXES = (".txt", ".log", ".py")
 MAX_ATTACHMENTS = 3

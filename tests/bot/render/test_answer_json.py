@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.render.answer_json import match_json, result_json
-from records.extract import extract
+from records.extraction import extract
 from records.matching import MatchResult
 from tests.bot.samples import match
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine import Answer
 from bot.render.text import answer_text, candidates_text, record_text
-from records.extract import extract
+from records.extraction import extract
 from records.matching import Match, MatchResult, Status
 from records.model import Record
 from tests.bot.samples import CURATED, MINED, PASTED, match

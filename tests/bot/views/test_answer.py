@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bot.engine import Answer
 from bot.views import answer_reply, answer_view, choices_view
 from bot.views.answer import pick_options, source_button
-from records.extract import extract
+from records.extraction import extract
 from records.matching import Match, MatchResult, Status
 from records.model import Record
 from tests.bot.samples import CURATED, match

@@ -7,7 +7,7 @@ import pytest
 from bot.exts.answers._deferred import DeferredReplies, Waiting
 from bot.exts.answers._reading import missing_part
 from bot.exts.answers._throttle import Throttle
-from records.extract import extract
+from records.extraction import extract
 from tests.bot.simbot import (  # noqa: F401
     CACHE,
     STATEFUL,

@@ -1,4 +1,4 @@
-"""Tests for ``records.extract``: from arbitrary chat text to every error occurrence in it."""
+"""Tests for ``records.extraction``: from arbitrary chat text to every error occurrence in it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from records.extract import MAX_PASTE_CHARS, ExtractedError, Extraction, Frame, clean_paste, extract
+from records.extraction import MAX_PASTE_CHARS, ExtractedError, Extraction, Frame, clean_paste, extract
 
 PASTES = Path(__file__).resolve().parents[1] / "data" / "pastes"
 STATEFUL = "assisted generation is not supported with stateful models, such as MambaForCausalLM"
