@@ -6,10 +6,10 @@ from discord.ext import commands
 
 from bot.client import TracebotBot
 from bot.exts.answers._actions import AnswerActions
-from bot.exts.answers._message import paste_text
+from bot.exts.answers._message import read_paste
 from bot.exts.answers.cog import Answers
 
-__all__ = ["AnswerActions", "Answers", "paste_text"]
+__all__ = ["AnswerActions", "Answers", "read_paste"]
 
 
 async def setup(bot: commands.Bot) -> None:

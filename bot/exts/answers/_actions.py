@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.access import interaction_is_moderator
 from bot.client import Services
 from bot.constants import NO_MENTIONS
-from bot.exts.answers._message import paste_event, paste_text
+from bot.exts.answers._message import paste_event, read_paste
 from bot.views import record_reply
 from bot.views.components import BY_MESSAGE
 from storage.replies import ReplyLink
@@ -117,11 +117,7 @@ class AnswerActions:
         except discord.HTTPException:
             log.info("not-helpful vote on %s: paste %s is gone", record_id, link.message_id)
             return
-        settings = self.services.settings
-        me_id = self.bot.user.id if self.bot.user else None
-        text = await paste_text(
-            original, self.services.pastes, max_attachment_bytes=settings.max_attachment_bytes, me_id=me_id
-        )
+        text = await read_paste(original, self.bot, self.services)
         answer = await self.services.engine.answer(text)
         self.bot.dispatch("answer_not_helpful", paste_event(original, text, answer, record_id=record_id))
 

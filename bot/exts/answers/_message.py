@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -17,6 +18,9 @@ from bot.exts.answers._policy import Facts
 from bot.exts.answers._reading import compose, pick_attachments, strip_mentions
 from bot.pastes import PasteSource
 from records.text import clean_text, decode_bytes
+
+if TYPE_CHECKING:  # bot.client loads the features: importing it here at run time would be circular
+    from bot.client import Services
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,14 @@ def facts_of(message: discord.Message, me: discord.abc.User | None) -> Facts:
         from_webhook=message.webhook_id is not None,
         is_system=message.is_system(),
         mentions_me=my_id is not None and any(user.id == my_id for user in message.mentions),
+    )
+
+
+async def read_paste(message: discord.Message, bot: discord.Client, services: Services) -> str:
+    """Return what a message pastes, as every feature reads it: ``paste_text`` with the bot's settings."""
+    me_id = bot.user.id if bot.user else None
+    return await paste_text(
+        message, services.pastes, max_attachment_bytes=services.settings.max_attachment_bytes, me_id=me_id
     )
 
 

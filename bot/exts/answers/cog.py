@@ -30,7 +30,7 @@ from bot.constants import NO_MENTIONS
 from bot.engine import Answer
 from bot.exts.answers._deferred import DeferredReplies, Waiting
 from bot.exts.answers._lifecycle import KeyedLocks, ReplyKeeper
-from bot.exts.answers._message import facts_of, paste_event, paste_text
+from bot.exts.answers._message import facts_of, paste_event, read_paste
 from bot.exts.answers._policy import skip_reason
 from bot.exts.answers._reading import SeenIds, missing_part
 from bot.exts.answers._throttle import Throttle
@@ -261,11 +261,7 @@ class Answers(commands.Cog):
 
     async def _match(self, message: discord.Message) -> tuple[Answer, str] | None:
         """Match the paste; dispatch ``paste_unmatched`` or ``paste_answered``; None for no text."""
-        settings = self.services.settings
-        me_id = self.bot.user.id if self.bot.user else None
-        text = await paste_text(
-            message, self.services.pastes, max_attachment_bytes=settings.max_attachment_bytes, me_id=me_id
-        )
+        text = await read_paste(message, self.bot, self.services)
         if not text.strip():
             return None
         started = time.perf_counter()

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.client import Services
 from bot.constants import NO_MENTIONS
 from bot.embeds.text import inline_code
-from bot.exts.answers import paste_text
+from bot.exts.answers import read_paste
 from bot.exts.lookup._choices import id_choices
 from bot.exts.lookup._modal import ExplainModal
 from bot.views import answer_reply, record_reply
@@ -114,11 +114,7 @@ class Lookup(commands.Cog):
     async def explain_message(self, interaction: discord.Interaction[Any], message: discord.Message) -> None:
         """Explain the error in a message (works without the message-content intent)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        settings = self.services.settings
-        me_id = self.bot.user.id if self.bot.user else None
-        text = await paste_text(
-            message, self.services.pastes, max_attachment_bytes=settings.max_attachment_bytes, me_id=me_id
-        )
+        text = await read_paste(message, self.bot, self.services)
         await self.explain_text(interaction, text, False)
 
     async def explain_text(self, interaction: discord.Interaction[Any], text: str, share: bool) -> None:
