@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -18,6 +17,7 @@ from typing import Any, Literal
 
 from bot.engine import Engine
 from bot.events import PasteEvent
+from bot.paging import clamp_page, page_count
 from bot.settings import TriageSettings
 from records.errors import TriageError, UnknownRecord, UnknownReport
 from records.matching import IndexEntry
@@ -229,8 +229,8 @@ class TriageService:
         """Return one page of reports (by count), optionally of one status."""
         size = self.settings.page_size
         total = await self.repo.count(status)
-        pages = max(1, math.ceil(total / size))
-        number = min(max(1, number), pages)
+        pages = page_count(total, size)
+        number = clamp_page(number, pages)
         groups = await self.repo.groups(status=status, limit=size, offset=(number - 1) * size)
         return Page(groups, number, pages, total, status)
 

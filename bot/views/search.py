@@ -12,43 +12,30 @@ import discord
 
 from bot.embeds import headline, search_embed
 from bot.embeds.text import clip
+from bot.paging import page_count
+from bot.views.pager import Pager
 from records.matching import Match
 
 PAGE_SIZE = 5
 OpenRecord = Callable[[discord.Interaction[Any], str], Awaitable[None]]
 
 
-def page_count(total: int, page_size: int = PAGE_SIZE) -> int:
-    """Return how many pages ``total`` results fill (at least one)."""
-    return max(1, -(-total // page_size))
-
-
-class SearchPages(discord.ui.View):
+class SearchPages(Pager):
     """One page of search results at a time, for the person who searched."""
 
     def __init__(
         self, query: str, matches: Sequence[Match], *, owner_id: int, open_record: OpenRecord, timeout: float = 600
     ) -> None:
-        super().__init__(timeout=timeout)
+        super().__init__(1, page_count(len(matches), PAGE_SIZE), timeout=timeout, row=1)
         self.query, self.matches, self.owner_id = query, list(matches), owner_id
         self.open_record = open_record
-        self.page = 0
-        self.previous: discord.ui.Button[SearchPages] = discord.ui.Button(label="Previous", row=1)
-        self.next: discord.ui.Button[SearchPages] = discord.ui.Button(label="Next", row=1)
         self.menu: discord.ui.Select[SearchPages] = discord.ui.Select(placeholder="Open a record", row=0)
-        self.previous.callback = self._previous  # type: ignore[method-assign]
-        self.next.callback = self._next  # type: ignore[method-assign]
         self.menu.callback = self._open  # type: ignore[method-assign]
         self._show_page()
 
-    @property
-    def pages(self) -> int:
-        """Return the number of pages."""
-        return page_count(len(self.matches))
-
     def current(self) -> list[Match]:
         """Return the matches on the current page."""
-        start = self.page * PAGE_SIZE
+        start = (self.number - 1) * PAGE_SIZE
         return self.matches[start : start + PAGE_SIZE]
 
     def embed(self) -> discord.Embed:
@@ -56,8 +43,8 @@ class SearchPages(discord.ui.View):
         return search_embed(
             self.query,
             self.current(),
-            start=self.page * PAGE_SIZE + 1,
-            page_number=self.page + 1,
+            start=(self.number - 1) * PAGE_SIZE + 1,
+            page_number=self.number,
             pages=self.pages,
             total=len(self.matches),
         )
@@ -72,26 +59,17 @@ class SearchPages(discord.ui.View):
                 for m in page
             ]  # fmt: skip
             self.add_item(self.menu)
-        if self.pages > 1:
-            self.previous.disabled = self.page == 0
-            self.next.disabled = self.page >= self.pages - 1
-            self.add_item(self.previous)
-            self.add_item(self.next)
+        self.add_page_buttons()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Let only the person who searched turn the pages."""
         return interaction.user.id == self.owner_id
 
-    async def _turn(self, interaction: discord.Interaction[Any], step: int) -> None:
-        self.page = min(max(self.page + step, 0), self.pages - 1)
+    async def turn_to(self, interaction: discord.Interaction[Any], number: int) -> None:
+        """Show page ``number`` in place."""
+        self.number = number
         self._show_page()
         await interaction.response.edit_message(embed=self.embed(), view=self)
-
-    async def _previous(self, interaction: discord.Interaction[Any]) -> None:
-        await self._turn(interaction, -1)
-
-    async def _next(self, interaction: discord.Interaction[Any]) -> None:
-        await self._turn(interaction, 1)
 
     async def _open(self, interaction: discord.Interaction[Any]) -> None:
         if self.menu.values:

@@ -31,6 +31,7 @@ from bot.exts.triage._embeds import (
 )
 from bot.exts.triage._reanswer import Reanswerer
 from bot.triage_service import Notice, Reanswered, TriageService, parse_sample_ids
+from bot.views.pager import Pager
 from records.errors import TracebotError
 from records.matching import IndexEntry
 from records.triage import credential_kinds
@@ -46,26 +47,16 @@ ReportId = app_commands.Range[int, 1, 2**53]
 GROUP_DESCRIPTION = "Review errors no record explains yet (maintainers only)"
 
 
-class PageView(discord.ui.View):
+class PageView(Pager):
     """Previous / Next buttons under an ephemeral ``/triage list`` page."""
 
     def __init__(self, service: TriageService, status: Status | None, number: int, pages: int) -> None:
-        super().__init__(timeout=300)
-        self.service, self.status, self.number = service, status, number
-        self.previous.disabled = number <= 1
-        self.next.disabled = number >= pages
+        super().__init__(number, pages, timeout=300)
+        self.service, self.status = service, status
+        self.add_page_buttons()
 
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button[PageView]) -> None:
-        """Show the page before."""
-        await self._show(interaction, self.number - 1)
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, button: discord.ui.Button[PageView]) -> None:
-        """Show the page after."""
-        await self._show(interaction, self.number + 1)
-
-    async def _show(self, interaction: discord.Interaction, number: int) -> None:
+    async def turn_to(self, interaction: discord.Interaction[Any], number: int) -> None:
+        """Show page ``number`` of the reports (as they are now: the count may have changed)."""
         page = await self.service.page(self.status, number)
         view = PageView(self.service, self.status, page.number, page.pages)
         await interaction.response.edit_message(embed=list_embed(page), view=view)
