@@ -129,14 +129,21 @@ def database_file(path: Path, *sources: Path) -> Path:
     It is a copy of one that ``Database.open`` and ``import_paths`` built once per test process
     for these sources: migrating a new file through aiosqlite costs about 50 ms of CPU (twice that
     traced), and some 300 tests start from one. Tests of opening and migrating itself open new
-    paths with ``Database.open`` instead.
+    paths with ``Database.open`` instead. A source rewritten since (another size or change time)
+    is built anew.
     """
-    shutil.copyfile(_database_template(tuple(sources)), path)
+    shutil.copyfile(_database_template(tuple(sources), _contents_key(sources)), path)
     return path
 
 
+def _contents_key(sources: Sequence[Path]) -> tuple[tuple[str, int, int], ...]:
+    """Name what the sources hold now: every file's path, size and change time (a folder's files)."""
+    files = [f for s in sources for f in ([s] if s.is_file() else sorted(p for p in s.rglob("*") if p.is_file()))]
+    return tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+
+
 @cache
-def _database_template(sources: tuple[Path, ...]) -> Path:
+def _database_template(sources: tuple[Path, ...], contents: tuple[tuple[str, int, int], ...]) -> Path:
     directory = Path(tempfile.mkdtemp(prefix="tracebot-template-"))
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
     path = directory / "tracebot.db"
