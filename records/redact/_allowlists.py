@@ -16,6 +16,7 @@ from typing import Any
 import re2
 
 from records._re2 import SpanPattern, compile_spans, literal_finder
+from records.redact._split import class_end
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ def relax(regex: str) -> str | None:
     while index < len(regex):
         char = regex[index]
         if char == "[":
-            end = _class_end(regex, index)
+            end = class_end(regex, index)
             if end < 0:
                 return None
             out.append(regex[index:end])
@@ -113,23 +114,6 @@ def relax(regex: str) -> str | None:
                 out.append(char)
             index += 1
     return "".join(out)
-
-
-def _class_end(regex: str, at: int) -> int:
-    """Return the offset just past the bracket expression opened at this offset, -1 if it never closes."""
-    index = at + 1
-    index += regex.startswith("^", index)
-    index += regex.startswith("]", index)  # a leading ']' is a member
-    while index < len(regex):
-        if regex[index] == "\\":
-            index += 2
-        elif regex.startswith("[:", index) and ":]" in regex[index + 2 :]:
-            index = regex.index(":]", index + 2) + 2  # a POSIX class such as [:alnum:]
-        elif regex[index] == "]":
-            return index + 1
-        else:
-            index += 1
-    return -1
 
 
 _FINDER_FROM = 16  # stop words; below this, plain substring tests are quicker than an RE2 call

@@ -64,7 +64,9 @@ def without_groups(regex: str) -> str:
             out.append(regex[index : index + 2])
             index += 2
         elif char == "[":
-            end = _class_end(regex, index)
+            end = class_end(regex, index)
+            if end < 0:
+                raise ValueError(f"unclosed bracket expression in {regex!r}")
             out.append(regex[index:end])
             index = end
         elif char == "(" and regex.startswith("(?P<", index):
@@ -79,8 +81,8 @@ def without_groups(regex: str) -> str:
     return "".join(out)
 
 
-def _class_end(regex: str, at: int) -> int:
-    """Return the offset just past the bracket expression opened at this offset."""
+def class_end(regex: str, at: int) -> int:
+    """Return the offset just past the bracket expression opened at this offset, -1 if it never closes."""
     index = at + 1
     index += regex.startswith("^", index)
     index += regex.startswith("]", index)  # a leading ']' is a member
@@ -93,7 +95,7 @@ def _class_end(regex: str, at: int) -> int:
             return index + 1
         else:
             index += 1
-    raise ValueError(f"unclosed bracket expression in {regex!r}")
+    return -1
 
 
 def operators_by_first(operators: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
