@@ -175,7 +175,7 @@ def _find(text: str) -> _Found:
     for rule in _RULES:
         if not present.isdisjoint(rule.hints):
             _scan(rule, safe, present, found, screen)
-    for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found, len(safe))):
+    for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found)):
         found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
     if decoded is not None:
@@ -201,42 +201,44 @@ _DOMINATED_AFTER = 32
 
 
 class _Dominated:
-    """Tells a finding that the merge would drop for one found already with the very same span.
+    """Tells a finding that the merge would drop for one found already that holds it, with the same end.
 
-    Of findings with equal spans the merge keeps the kind of higher priority, and between equal priorities
-    the one found first: a later finding that an earlier one of the same span outranks or equals changes
-    nothing, so the gitleaks rules need not check it (ours and gitleaks' generic rule both find each line
-    of an env dump). Only the findings made before the scan are consulted, looked up by an int per span;
-    the table of them is built once _DOMINATED_AFTER candidates were asked of (until then each is
-    checked), for it costs about what checking a few dozen of them does.
+    A finding inside another one whose priority is higher or equal changes neither the union nor its kind
+    (between equal priorities the merge keeps the one that starts first, the longer at equal starts, and
+    the one found first at equal spans): so the gitleaks rules need not check it (ours and gitleaks'
+    generic rule both find each line of an env dump). Asked of a kind, the lowest start a candidate can
+    have and its end, it answers for every candidate between. Only the findings made before the scan are
+    consulted, looked up by their end; the table of them is built once _DOMINATED_AFTER candidates were
+    asked of (until then each is checked), for it costs about what checking a few dozen of them does.
     """
 
-    __slots__ = ("_asked", "_best", "_count", "_found", "_width")
+    __slots__ = ("_asked", "_by_end", "_count", "_found")
 
-    def __init__(self, found: _Found, size: int) -> None:
+    def __init__(self, found: _Found) -> None:
         self._found = found
         self._count = len(found.starts)
-        self._width = size + 1
-        self._best: dict[int, int] | None = None
+        self._by_end: dict[int, list[tuple[int, int]]] | None = None
         self._asked = 0
 
     def __call__(self, kind: str, start: int, end: int) -> bool:
-        if self._best is None:
+        if self._by_end is None:
             self._asked += 1
             if self._asked <= _DOMINATED_AFTER:
                 return False
-            self._best = self._ranks()
-        best = self._best.get(start * self._width + end)
-        return best is not None and best <= _ranked(kind)
+            self._by_end = self._ends()
+        holders = self._by_end.get(end)
+        if holders is None:
+            return False
+        rank = _ranked(kind)
+        return any(held_start <= start and held_rank <= rank for held_start, held_rank in holders)
 
-    def _ranks(self) -> dict[int, int]:
-        found, width = self._found, self._width
-        best: dict[int, int] = {}
+    def _ends(self) -> dict[int, list[tuple[int, int]]]:
+        """Return the (start, rank) of the findings made before the scan, by their end."""
+        found = self._found
+        by_end: dict[int, list[tuple[int, int]]] = {}
         for start, end, kind in islice(zip(found.starts, found.ends, found.kinds, strict=True), self._count):
-            key, rank = start * width + end, _ranked(kind)
-            if rank < best.get(key, rank + 1):
-                best[key] = rank
-        return best
+            by_end.setdefault(end, []).append((start, _ranked(kind)))
+        return by_end
 
 
 def _merge(found: _Found) -> _Found:

@@ -209,6 +209,7 @@ _SPACES = " \t\n\f\r"  # RE2's \s
 # The operators in the order the pattern tries them, each longest first as its greedy parts take it, by
 # their first character.
 _GENERIC_OPERATORS = operators_by_first(("=>", "::=", ":=", "?=", "!==", "!=", "===", "==", ":", "="))
+_AFTER_OTHER_OPERATORS = frozenset("=>" + _SPACES)  # after '=', what would start '=>', '==' or a space
 _VALUE_SET = frozenset(string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}()<>|?")  # _VALUE's
 
 
@@ -242,6 +243,10 @@ def _bare_value_start(text: str, at: int, end: int) -> int | None:
     (_VALUE characters only, with a letter and a digit) ends the match.
     """
     at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
+    if text[at] == "=" and at + 1 < end and text[at + 1] not in _AFTER_OTHER_OPERATORS:
+        # 'name=value', as on most lines of an env dump: '=' alone fits and no space follows it, so this
+        # is the match's only parse, whose value is bare.
+        return at + 1
     for operator in _GENERIC_OPERATORS.get(text[at : at + 1], ()):
         if text[at : at + len(operator)] == operator and at + len(operator) <= end:
             value = skip(text, at + len(operator), end, _SPACES)

@@ -18,7 +18,7 @@ from functools import cache
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
 from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined, shannon
-from records.redact._split import GITLEAKS_GENERIC, SplitPattern, gitleaks_generic_spans
+from records.redact._split import GITLEAKS_GENERIC, SplitPattern, gitleaks_generic_bounds, gitleaks_generic_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
 def _pattern(regex: str) -> SpanPattern:
     """Compile a rule's regex; generic-api-key's, matched by hundreds of lines of an env dump, in two steps."""
     if regex == GITLEAKS_GENERIC:
-        return SplitPattern(regex, gitleaks_generic_spans)
+        return SplitPattern(regex, gitleaks_generic_spans, gitleaks_generic_bounds)
     return compile_spans(regex)
 
 
@@ -208,7 +208,8 @@ def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder(keywords())
 
 
-# Given a kind and a span, whether a finding of them would change nothing: see scan.
+# Given a kind and a span, whether a finding of that kind, ending there and starting there or later,
+# would change nothing: see scan.
 Dominated = Callable[[str, int, int], bool]
 
 
@@ -261,7 +262,7 @@ def _rule_findings(
     on_line = any(a.target == "line" and screen.regex_may_match(a) for a in rule.allow)
     # _kept depends on the secret, the match and the line alone, and a paste repeats its values.
     verdicts: dict[tuple[str, str, str], bool] = {}
-    for spans in rule.pattern.spans(text):
+    for spans in _candidates(rule, text, dominated):
         start, end = _secret_span(spans, rule)
         if end <= start or (dominated is not None and dominated(rule.kind, start, end)):
             continue
@@ -272,6 +273,14 @@ def _rule_findings(
             kept = verdicts[key] = _kept(rule, glob, *key, screen=screen)
         if kept:
             yield rule.kind, start, end
+
+
+def _candidates(rule: ScannerRule, text: str, dominated: Dominated | None) -> Iterator[Spans]:
+    """Yield the spans of the rule's matches in text; a split pattern leaves out dominated ones unlocated."""
+    if dominated is None or not isinstance(rule.pattern, SplitPattern):
+        return rule.pattern.spans(text)
+    kind = rule.kind
+    return rule.pattern.spans(text, lambda start, end: dominated(kind, start, end))
 
 
 @cache

@@ -19,17 +19,22 @@ from records._re2 import Match, Spans, compile_spans
 # Given the text and a match's span, the match's spans (the whole match, then each group), or None when
 # the locator cannot tell them (then the whole pattern is asked).
 Locator = Callable[[str, int, int], Spans | None]
+# Given the text and a match's span, where its secret group can lie: (the lowest start, the end), or None.
+Bound = Callable[[str, int, int], tuple[int, int] | None]
+# Given a secret's bounds (see Bound), True when the caller has no use for the match.
+Unwanted = Callable[[int, int], bool]
 
 
 class SplitPattern:
     """A pattern whose spans on ASCII text come from a match without groups and a locator of the groups."""
 
-    __slots__ = ("_bare", "_locate", "_whole", "groups")
+    __slots__ = ("_bare", "_bound", "_locate", "_whole", "groups")
 
-    def __init__(self, whole: str, locate: Locator) -> None:
+    def __init__(self, whole: str, locate: Locator, bound: Bound | None = None) -> None:
         self._whole = compile_spans(whole)
         self._bare = compile_spans(without_groups(whole))
         self._locate = locate
+        self._bound = bound
         self.groups: int = self._whole.groups
 
     def finditer(self, text: str) -> Iterator[Match]:
@@ -39,13 +44,22 @@ class SplitPattern:
         """Return True when the pattern matches somewhere in text."""
         return self._bare.occurs(text)
 
-    def spans(self, text: str) -> Iterator[Spans]:
-        """Yield the spans of every match: the same as those of the pattern whole."""
+    def spans(self, text: str, unwanted: Unwanted | None = None) -> Iterator[Spans]:
+        """Yield the spans of every match: the same as those of the pattern whole.
+
+        unwanted: given where a match's secret group can lie, True when the caller has no use for the
+        match; those are then left out (or not) before their groups are located.
+        """
         if not text.isascii():
             yield from self._whole.spans(text)
             return
+        bound = self._bound
         for spans in self._bare.spans(text):
             start, end = spans[0]
+            if unwanted is not None and bound is not None:
+                bounds = bound(text, start, end)
+                if bounds is not None and unwanted(*bounds):
+                    continue
             located = self._locate(text, start, end)
             yield located if located is not None else self._asked(text, start)
 
@@ -137,17 +151,33 @@ def gitleaks_generic_spans(text: str, start: int, end: int) -> Spans | None:
     characters tell apart: one of _GITLEAKS_ENDS (none can end a secret), a backslash and n or r, or else
     the end of the text. Between the two, the pattern's choices are tried in its order of preference.
     """
-    last = text[end - 1]
-    if last in _GITLEAKS_ENDS:
-        value_end = end - 1
-    elif last in "nrNR" and text[end - 2] == "\\":
-        value_end = end - 2
-    elif end == len(text):
-        value_end = end
-    else:
+    value_end = _gitleaks_secret_end(text, end)
+    if value_end is None:
         return None
     secret = _gitleaks_secret_start(text, skip(text, start, value_end, _GITLEAKS_LABEL_CHARACTERS), value_end)
     return None if secret is None else [(start, end), (secret, value_end)]
+
+
+def gitleaks_generic_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Return where the secret of a match of GITLEAKS_GENERIC in ASCII text can lie: (lowest start, end).
+
+    The secret follows the operator, which starts where the label's characters end (see
+    gitleaks_generic_spans) and is one character at least.
+    """
+    value_end = _gitleaks_secret_end(text, end)
+    if value_end is None:
+        return None
+    return skip(text, start, value_end, _GITLEAKS_LABEL_CHARACTERS) + 1, value_end
+
+
+def _gitleaks_secret_end(text: str, end: int) -> int | None:
+    """Return where the secret of a match ending at end ends, told by the terminator (None: undecided)."""
+    last = text[end - 1]
+    if last in _GITLEAKS_ENDS:
+        return end - 1
+    if last in "nrNR" and text[end - 2] == "\\":
+        return end - 2
+    return end if end == len(text) else None
 
 
 def _gitleaks_secret_start(text: str, at: int, end: int) -> int | None:

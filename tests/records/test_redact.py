@@ -281,6 +281,17 @@ def test_a_value_repeated_in_a_paste_is_redacted_at_every_occurrence() -> None:
     assert len([f for f in result.findings if f.kind == "huggingface_token"]) == 6
 
 
+def test_a_candidate_inside_a_finding_of_equal_or_higher_priority_with_its_end_is_dominated() -> None:
+    found = redact_module._Found([10], [30], ["generic_secret"])
+    dominated = redact_module._Dominated(found)
+    # The first candidates are checked whatever was found (the table would cost more than they do).
+    assert not any(dominated("generic_api_key", 12, 30) for _ in range(redact_module._DOMINATED_AFTER))
+    assert dominated("generic_api_key", 12, 30) and dominated("generic_api_key", 10, 30)
+    assert not dominated("generic_api_key", 9, 30)  # it would reach before the finding
+    assert not dominated("generic_api_key", 12, 31)
+    assert not dominated("huggingface_token", 12, 30)  # it would give the union its kind
+
+
 def _unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ask every check of every candidate, as before the shortcuts (Screen plans, dominated findings)."""
     monkeypatch.setattr(redact_module._Dominated, "__call__", lambda self, kind, start, end: False)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from records.redact import _rules, _scanner
-from records.redact._split import SplitPattern, skip, without_groups
+from records.redact._split import SplitPattern, gitleaks_generic_bounds, skip, without_groups
 
 _LABELS = (
     "api_key", "API_KEY", "SERVICE_7_API_KEY", "password", "db.pass", "x-secret", "clientSecret", "token",
@@ -74,6 +74,34 @@ def test_spans_agree_on_any_arrangement_of_the_fragments(pieces: list[str]) -> N
     text = "".join(pieces)
     for pattern in _patterns():
         _agree(pattern, text)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_bounds_of_a_gitleaks_match_hold_its_secret(seed: int) -> None:
+    rng = random.Random(seed)
+    theirs = _patterns()[1]
+    for _ in range(100):
+        text = _text(rng)
+        for (start, end), *_ in theirs._bare.spans(text):
+            bounds = gitleaks_generic_bounds(text, start, end)
+            located = theirs._locate(text, start, end)
+            assert located is not None and bounds is not None
+            (_, _), (secret_start, secret_end) = located
+            assert bounds[0] <= secret_start and bounds[1] == secret_end
+
+
+def test_matches_the_caller_does_not_want_are_left_out_before_they_are_located() -> None:
+    theirs = _patterns()[1]
+    text = "A_API_KEY=aB3dE5gH7jK9\nB_API_KEY=zY8xW6vU4tS2\n"
+    everything = list(theirs.spans(text))
+    asked: list[tuple[int, int]] = []
+
+    def unwanted(start: int, end: int) -> bool:
+        asked.append((start, end))
+        return text[start:end].startswith("a")
+
+    assert [spans[1] for spans in theirs.spans(text, unwanted)] == [everything[1][1]]
+    assert [text[start:end] for start, end in asked] == ["aB3dE5gH7jK9", "zY8xW6vU4tS2"]
 
 
 def test_text_that_is_not_ascii_takes_the_pattern_whole() -> None:
