@@ -230,7 +230,12 @@ class _Dominated:
         if holders is None:
             return False
         rank = _ranked(kind)
-        return any(held_start <= start and held_rank <= rank for held_start, held_rank in holders)
+        # A loop, not any() over a generator, whose making costs more than the one or two holders: this is
+        # asked for each line of an env dump.
+        for held_start, held_rank in holders:  # noqa: SIM110
+            if held_start <= start and held_rank <= rank:
+                return True
+        return False
 
     def _ends(self) -> dict[int, list[tuple[int, int]]]:
         """Return the (start, rank) of the findings made before the scan, by their end."""

@@ -216,7 +216,7 @@ class _Plan:
                 return True
         elif self.words and _has_any(self.words, secret.lower()):
             return True
-        return any(a.accepts(secret, match, line) for a in self.both)
+        return bool(self.both) and any(a.accepts(secret, match, line) for a in self.both)
 
 
 def _relaxed(regexes: list[str]) -> SpanPattern | None:
@@ -390,7 +390,27 @@ def placeholder(value: str, screen: Screen | None = None) -> bool:
         return True
     if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
         return True
-    return len(value) >= 16 and (shannon(value) if screen is None else screen.entropy(value)) < 3.0
+    return len(value) >= 16 and entropy_under(value, 3.0)
+
+
+def entropy_under(value: str, limit: float) -> bool:
+    """Return True when shannon(value) < limit: told by two bounds for most values, else by the sum.
+
+    The entropy is at most log2 of the number of distinct characters, and at least the min-entropy,
+    -log2 of the largest share one character has. Both come from the counts in C; the sum takes a
+    Python-level step per distinct character, half the cost of the entropy of a short value.
+    """
+    counted = _counts(value)
+    if len(counted) < 2**limit:
+        return True
+    if max(counted.values()) * 2**limit <= len(value):
+        return False
+    return _entropy(value, counted) < limit
+
+
+def shannon(value: str) -> float:
+    """Return the Shannon entropy of value in bits per character."""
+    return _entropy(value, _counts(value))
 
 
 # Counter's own counting loop, in C: Counter() around it costs a third of the entropy of a short value (its
@@ -398,13 +418,17 @@ def placeholder(value: str, screen: Screen | None = None) -> bool:
 _count_into: Callable[[dict[str, int], Iterable[str]], None] = vars(collections)["_count_elements"]
 
 
-def shannon(value: str) -> float:
-    """Return the Shannon entropy of value in bits per character."""
-    size = len(value)
-    # Each character's count, in the order of first occurrence (Counter's), so the terms are summed in the
-    # same order as before: the same float, to the last bit, against the same thresholds.
+def _counts(value: str) -> dict[str, int]:
+    """Return each character's count, in the order of first occurrence (Counter's)."""
     counted: dict[str, int] = {}
     _count_into(counted, value)
+    return counted
+
+
+def _entropy(value: str, counted: dict[str, int]) -> float:
+    size = len(value)
+    # The terms are summed in the order of first occurrence, as Counter gives them: the same float, to
+    # the last bit, against the same thresholds.
     if size > _TERMS_UP_TO:
         return -sum(n / size * math.log2(n / size) for n in counted.values())
     return -sum(map(_terms(size).__getitem__, counted.values()))

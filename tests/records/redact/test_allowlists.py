@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from records._re2 import compile_spans
 from records.redact import _allowlists, _scanner
-from records.redact._allowlists import Screen, relax, shannon
+from records.redact._allowlists import Screen, entropy_under, relax, shannon
 
 
 @pytest.mark.parametrize(
@@ -94,3 +94,25 @@ def _shannon_by_counter(value: str) -> float:
 @given(st.text(min_size=1, max_size=600))
 def test_shannon_is_the_counter_formula_to_the_last_bit(value: str) -> None:
     assert shannon(value) == _shannon_by_counter(value)
+
+
+@given(
+    st.one_of(st.text(min_size=1, max_size=80), st.text(alphabet="ab01", min_size=1, max_size=40)),
+    st.sampled_from([1.0, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5]),
+)
+def test_entropy_under_a_limit_is_told_as_the_sum_tells_it(value: str, limit: float) -> None:
+    assert entropy_under(value, limit) == (shannon(value) < limit)
+
+
+@pytest.mark.parametrize(
+    ("value", "under"),
+    [
+        ("abcdefgh" * 2, False),  # eight characters, evenly: exactly 3 bits, not under
+        ("abcdefg" * 3, True),  # seven: at most log2(7)
+        ("aabcdefghijklmnop", False),  # largest share 2/17: at least 3.09 bits
+        ("a" * 20 + "bcdefghi", True),  # nine characters, one of them most: the sum tells (1.72 bits)
+        ("aaaabcdefghijklmnop", False),  # sixteen, largest share 4/19: the sum tells (3.83 bits)
+    ],
+)
+def test_entropy_under_three_bits_at_and_near_the_bounds(value: str, under: bool) -> None:
+    assert entropy_under(value, 3.0) is under
