@@ -2,7 +2,9 @@
 
 A library that raises ``IndexError("list index out of range")`` cannot be told apart from Python's own
 error by its text: only a frame inside the library can say it was the library. Such templates count
-as weak text evidence unless a frame agrees (see ``records.matching.matcher``).
+as weak text evidence unless a frame agrees (see ``records.matching.matcher``), except in the records
+of the repository that prints the phrase itself (the curated PyTorch records of PyTorch's messages):
+for them the text is the evidence, and no Python frame of theirs could agree.
 """
 
 from __future__ import annotations
@@ -11,8 +13,7 @@ from functools import lru_cache
 
 from records.matching.template import Template
 
-GENERIC_PHRASES = (
-    # Python built-ins
+PYTHON_PHRASES = (
     "list index out of range",
     "tuple index out of range",
     "string index out of range",
@@ -51,7 +52,8 @@ GENERIC_PHRASES = (
     "dictionary changed size during iteration",
     "generator already executing",
     "math domain error",
-    # PyTorch
+)
+PYTORCH_PHRASES = (
     "cuda out of memory",
     "expected all tensors to be on the same device",
     "mat1 and mat2 shapes cannot be multiplied",
@@ -63,22 +65,44 @@ GENERIC_PHRASES = (
     "device-side assert triggered",
     "expected scalar type",
     "index out of range in self",
-    # NumPy
+)
+NUMPY_PHRASES = (
     "operands could not be broadcast together",
     "is out of bounds for axis",
     "cannot reshape array of size",
     "the truth value of an array with more than one element is ambiguous",
     "setting an array element with a sequence",
 )
+# Each phrase with the repository that prints it (None: Python itself, of which no record is).
+PHRASE_OWNERS: tuple[tuple[str, str | None], ...] = (
+    *((phrase, None) for phrase in PYTHON_PHRASES),
+    *((phrase, "pytorch/pytorch") for phrase in PYTORCH_PHRASES),
+    *((phrase, "numpy/numpy") for phrase in NUMPY_PHRASES),
+)
+GENERIC_PHRASES = tuple(phrase for phrase, _ in PHRASE_OWNERS)
 # The phrase must be most of the template's literal text: "object has no attribute" inside a long,
 # specific sentence is not generic.
 GENERIC_SHARE = 0.6
+# What generic_owners returns for a template that is no generic phrase.
+NOT_GENERIC: frozenset[str | None] = frozenset()
+
+
+def is_generic(template: Template, repo: str | None = None) -> bool:
+    """Whether a template is mostly a message Python or a common library raises on its own.
+
+    repo: that of the record asked about; a template is not generic in the records of the repository that
+    prints its phrase.
+    """
+    owners = generic_owners(template)
+    return bool(owners) and (repo is None or repo not in owners)
 
 
 @lru_cache(maxsize=65_536)
-def is_generic(template: Template) -> bool:
-    """Whether a template is mostly a message Python or a common library raises on its own."""
+def generic_owners(template: Template) -> frozenset[str | None]:
+    """Return the repositories printing the generic phrases the template mostly is (None for Python's own)."""
     literal = " ".join(template.literal.lower().split())
     if not literal:
-        return False
-    return any(phrase in literal and len(phrase) >= GENERIC_SHARE * len(literal) for phrase in GENERIC_PHRASES)
+        return NOT_GENERIC
+    return frozenset(
+        owner for phrase, owner in PHRASE_OWNERS if phrase in literal and len(phrase) >= GENERIC_SHARE * len(literal)
+    )

@@ -316,9 +316,11 @@ class Matcher:
         text = text_evidence(group.template, pattern, error.message, alignment)
         if error.error_class is None and not error.frames and not self._text_suffices(text):
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
-        generic = is_generic(group.template)
         members = [m for m in group.members if m.alias_of is None or example_applies(m, error)]
-        return [_score(member, text, error, hint, generic, quoted=quoted) for member in members]
+        return [
+            _score(member, text, error, hint, is_generic(group.template, member.repo), quoted=quoted)
+            for member in members
+        ]
 
     def _text_suffices(self, text: TextEvidence) -> bool:
         """Tell whether text evidence alone is enough: near certain, or a long run of the template in order."""

@@ -34,13 +34,6 @@ LIBRARY_TAG = {
     "huggingface/accelerate": "accelerate",
     "vllm-project/vllm": "vllm",
 }
-# records.matching.generic weighs down templates that are mostly a message PyTorch raises itself unless a
-# frame is in the record's file; a curated torch record of that very message has no Python file to agree.
-GENERIC = pytest.mark.xfail(
-    reason="records.matching.generic treats PyTorch's own 'mat1 and mat2 shapes cannot be multiplied' as "
-    "generic text even for the pytorch/pytorch record",
-    strict=True,
-)
 
 
 @cache
@@ -171,13 +164,11 @@ REAL_MESSAGES = [
     pytest.param(
         "torch-mat1-mat2-shapes-cannot-be-multiplied",
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x18 and 512x1024)",
-        marks=GENERIC,
         id="nv-tlabs/datasetGAN_release/issues/49",
     ),
     pytest.param(
         "torch-mat1-mat2-shapes-cannot-be-multiplied",
         '  File "/home/admin/.local/lib/python3.9/site-packages/torch/nn/modules/linear.py", line 125, in forward\n    return F.linear(input, self.weight, self.bias)\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (192721x92 and 103x64)',
-        marks=GENERIC,
         id="RosettaCommons/RFdiffusion/issues/384",
     ),
     pytest.param(
