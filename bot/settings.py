@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -21,6 +22,23 @@ DEFAULT_PASTE_HOSTS = (
     "paste.gg",
     "mclo.gs",
 )
+
+
+# A URL's scheme: two characters or more, so a Windows drive ('C:/data') is still a path.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
+
+
+def database_file(value: str) -> Path:
+    """Return the SQLite file a TRACEBOT_DB or ``--db`` value names; raise ValueError for a URL.
+
+    Path() would read 'postgresql://user@host/db' as a relative path and the database would open a
+    directory named 'postgresql:' with a file in it: a URL is refused by name instead.
+    """
+    found = _URL.match(value)
+    if found:
+        scheme = found.group()[:-3]
+        raise ValueError(f"{scheme}:// URLs are not supported: give the path of an SQLite database file")
+    return Path(value)
 
 
 class TriageSettings(BaseModel):
@@ -103,6 +121,11 @@ class Settings(BaseSettings):
     reload_interval: float = Field(default=1.0, ge=0, description="seconds between checks for new records (0 = off)")
     metrics_port: int | None = Field(default=None, ge=1, le=65535, description="Prometheus metrics port (unset = off)")
     triage: TriageSettings = Field(default_factory=TriageSettings, description="triage (TRACEBOT_TRIAGE_*)")
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _database_file(cls, value: object) -> object:
+        return database_file(value) if isinstance(value, str) else value
 
     @field_validator("paste_hosts", "link_hosts", mode="before")
     @classmethod

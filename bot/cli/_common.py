@@ -61,5 +61,15 @@ def print_json(data: Any, out: TextIO | None = None) -> None:
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--db PATH`` to a command."""
     parser.add_argument(
-        "--db", type=Path, metavar="PATH", help="database file (default: $TRACEBOT_DB or ./data/tracebot.db)"
+        "--db", type=_database_file, metavar="PATH", help="database file (default: $TRACEBOT_DB or ./data/tracebot.db)"
     )
+
+
+def _database_file(value: str) -> Path:
+    """Read ``--db``: argparse reports the ValueError's text as the option's error."""
+    from bot.settings import database_file  # noqa: PLC0415  # settings import pydantic: only when a --db is given
+
+    try:
+        return database_file(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -81,6 +81,27 @@ def test_a_bad_option_of_a_nested_command_shows_its_own_usage(capsys: pytest.Cap
     assert capsys.readouterr().err.startswith("usage: tracebot records list ")
 
 
+@pytest.mark.parametrize("how", ["--db", "TRACEBOT_DB"])
+def test_a_database_url_is_one_line_and_creates_nothing(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    url = "postgresql://user@localhost:5432/tracebot"
+    argv = ["records", "import", str(SEEDS_JSONL)]
+    if how == "--db":
+        argv += ["--db", url]
+    else:
+        monkeypatch.setenv("TRACEBOT_DB", url)
+    with pytest.raises(SystemExit) as exit_:
+        status = main(argv)
+        raise SystemExit(status)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "postgresql:// URLs are not supported: give the path of an SQLite database file" in err
+    assert (how in err) if how == "TRACEBOT_DB" else ("argument --db" in err)
+    assert not any(tmp_path.iterdir())  # no 'postgresql:' directory, no database file
+
+
 def _every_parser(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
     found = [parser]
     for child in dict.fromkeys(_subcommand_parsers(parser).values()):

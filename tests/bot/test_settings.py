@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from bot.settings import Settings
+from bot.settings import Settings, database_file
 from tests.conftest import ROOT
 
 ENV_EXAMPLE = ROOT / ".env.example"
@@ -42,3 +43,15 @@ def test_env_example_loads_as_a_dotenv_with_the_defaults(monkeypatch: pytest.Mon
             monkeypatch.delenv(name)
     settings = Settings(_env_file=ENV_EXAMPLE)
     assert settings.model_dump() == Settings(_env_file=None).model_dump()
+
+
+@pytest.mark.parametrize("url", ["postgresql://user@host:5432/db", "sqlite:///data/x.db", "file://x.db"])
+def test_a_database_url_is_refused_naming_its_scheme(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACEBOT_DB", url)
+    with pytest.raises(ValidationError, match=rf"{url.partition(':')[0]}:// URLs are not supported"):
+        Settings(_env_file=None)
+
+
+@pytest.mark.parametrize("path", ["data/tracebot.db", "/srv/tracebot.db", "C:/data/tracebot.db", "a:b.db"])
+def test_a_database_path_is_taken_as_given(path: str) -> None:
+    assert database_file(path) == Path(path)
