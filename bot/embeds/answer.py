@@ -26,7 +26,7 @@ from bot.embeds.text import (
     numbered,
     safe_markdown,
 )
-from bot.render.reply import ReplyParts, location, or_list, reply_parts, source_excerpt
+from bot.render.reply import ReplyParts, location, not_raised_later_note, or_list, reply_parts, source_excerpt
 from records.matching import Match
 from records.model import Record
 from records.titles import title
@@ -157,7 +157,8 @@ def _raised_at(parts: ReplyParts) -> str | None:
 
 def _versions_field(embed: discord.Embed, parts: ReplyParts) -> None:
     if parts.versions:
-        add_field(embed, "Versions that raise it", clip(", ".join(parts.versions), FIELD_VALUE))
+        later = f"\n{not_raised_later_note(parts.not_raised_later)}" if parts.not_raised_later else ""
+        add_field(embed, "Versions that raise it", clip(", ".join(parts.versions) + later, FIELD_VALUE))
     elif parts.not_raised:
         written = f"; this record was written for {inline_code(parts.written_for, 60)}" if parts.written_for else ""
         add_field(embed, "Versions", clip(f"Not raised by {or_list(parts.not_raised)}{written}.", FIELD_VALUE))

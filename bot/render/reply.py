@@ -18,6 +18,7 @@ from records.matching import Match
 from records.matching.template import parse_template
 from records.model import Record
 from records.titles import collapse, message_template, readable_template, title
+from records.versions import version_key
 
 SOURCE_CONTEXT = (6, 4)  # lines shown before and after the raising line
 SOURCE_LINE_CHARS = 200
@@ -51,6 +52,7 @@ class ReplyParts:
     source: str | None  # the numbered source window, raising line marked
     versions: tuple[str, ...]
     not_raised: tuple[str, ...]  # shipped versions, when none of them raises a curated record's message
+    not_raised_later: tuple[str, ...]  # shipped versions newer than every one that raises it, newest first
     written_for: str | None  # the commit or version a curated record was written against
     score: float | None
     why: tuple[str, ...]
@@ -138,6 +140,7 @@ def reply_parts(
         source=source_excerpt(record),
         versions=versions,
         not_raised=not_raised,
+        not_raised_later=later_without(versions, shipped),
         written_for=(record.library_version or record.analyzed_sha) if not_raised else None,
         score=match.score if match is not None else None,
         why=tuple(match.why) if match is not None else (),
@@ -171,6 +174,25 @@ def _versions(record: Record, match: Match | None, shipped: Sequence[str]) -> tu
     if match is not None and not record.is_mined and shipped:
         return (), tuple(shipped)
     return (), ()
+
+
+def later_without(versions: Sequence[str], shipped: Sequence[str]) -> tuple[str, ...]:
+    """Return the shipped versions newer than every one of ``versions`` (which raise the message), newest first.
+
+    Those hold no such check as is: it was reworded, moved or removed after the newest that raises it.
+    """
+    if not versions:
+        return ()
+    newest = max(map(version_key, versions))
+    return tuple(v for v in sorted(shipped, key=version_key, reverse=True) if version_key(v) > newest)
+
+
+def not_raised_later_note(later: Sequence[str]) -> str:
+    """Say that the newer shipped versions ``later`` do not raise the message as it is (see later_without)."""
+    return (
+        f"Not raised as is by {or_list(later)}, which {'is' if len(later) == 1 else 'are'} newer: the check was "
+        "reworded, moved or removed there, so upgrading changes this error or ends it."
+    )
 
 
 def source_excerpt(record: Record) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.render.reply import ReplyParts, location, or_list, reply_parts
+from bot.render.reply import ReplyParts, location, not_raised_later_note, or_list, reply_parts
 from records.matching import Match
 from records.model import Record
 from records.titles import title
@@ -77,6 +77,8 @@ def _evidence(parts: ReplyParts, repo: str | None) -> list[str]:
     lines = []
     if parts.versions:
         lines.append(f"Versions that raise it: {', '.join(parts.versions)}")
+        if parts.not_raised_later:
+            lines.append(not_raised_later_note(parts.not_raised_later))
     elif parts.not_raised:
         written = f" (this record was written for {parts.written_for})" if parts.written_for else ""
         lines.append(f"Not raised by {or_list(parts.not_raised)}{written}.")

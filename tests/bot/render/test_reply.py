@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import shipped_versions
-from bot.render.reply import or_list, reply_parts
+from bot.render.reply import later_without, not_raised_later_note, or_list, reply_parts
 from records.matching import IndexEntry
 from tests.bot.samples import CURATED, MINED, PASTED, match
 
@@ -50,6 +50,33 @@ def test_not_raised_names_the_shipped_versions(
     versions: tuple[str, ...], shipped: tuple[str, ...], not_raised: tuple[str, ...]
 ) -> None:
     assert reply_parts(CURATED, match(CURATED.id, versions=versions), shipped=shipped).not_raised == not_raised
+
+
+@pytest.mark.parametrize(
+    ("versions", "shipped", "later"),
+    [
+        (("4.57.6",), ("5.24.0", "4.57.6"), ("5.24.0",)),  # only the older release raises it
+        (("4.57.6", "5.24.0"), ("5.24.0", "4.57.6"), ()),  # the newest raises it too
+        (("4.44.2",), ("4.57.6", "4.36.0", "5.24.0"), ("5.24.0", "4.57.6")),  # newest first; older ones left out
+        (("4.10.0",), ("4.9.0",), ()),  # compared as versions, not as text
+        ((), ("5.24.0",), ()),  # no version raises it: nothing to say of later ones
+    ],
+)
+def test_later_shipped_versions_that_do_not_raise_it_are_named(
+    versions: tuple[str, ...], shipped: tuple[str, ...], later: tuple[str, ...]
+) -> None:
+    assert later_without(versions, shipped) == later
+    assert reply_parts(MINED, match(MINED.id, versions=versions), shipped=shipped).not_raised_later == later
+
+
+def test_the_note_on_later_versions_says_what_upgrading_does() -> None:
+    assert not_raised_later_note(("5.24.0",)) == (
+        "Not raised as is by 5.24.0, which is newer: the check was reworded, moved or removed there, "
+        "so upgrading changes this error or ends it."
+    )
+    assert not_raised_later_note(("5.24.0", "5.0.0")).startswith(
+        "Not raised as is by 5.24.0 or 5.0.0, which are newer:"
+    )
 
 
 def test_shipped_versions_are_the_mined_versions_of_each_repository_newest_first() -> None:

@@ -40,6 +40,12 @@ def test_not_raised_by_the_shipped_versions() -> None:
     assert "Not raised by 5.24.0 or 4.57.6 (this record was written for a597f97485)." in text
 
 
+def test_a_message_only_older_releases_raise_says_so_under_its_versions() -> None:
+    text = record_text(MINED, match(MINED.id, versions=("4.57.6",)), shipped=("5.24.0", "4.57.6"))
+    assert "Versions that raise it: 4.57.6\nNot raised as is by 5.24.0, which is newer: the check was" in text
+    assert "Not raised as is" not in record_text(MINED, match(MINED.id), shipped=("5.24.0", "4.57.6"))
+
+
 def test_candidates_one_per_line_with_number_class_message_and_file() -> None:
     matches = [match("a", 84), match("b", 80, file_path="src/lib/other.py", line_number=None)]
     assert candidates_text(matches, pasted="missing key 'lr'").split("\n") == [
