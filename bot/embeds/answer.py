@@ -157,8 +157,12 @@ def _raised_at(parts: ReplyParts) -> str | None:
 
 def _versions_field(embed: discord.Embed, parts: ReplyParts) -> None:
     if parts.versions:
-        later = f"\n{not_raised_later_note(parts.not_raised_later)}" if parts.not_raised_later else ""
-        add_field(embed, "Versions that raise it", clip(", ".join(parts.versions) + later, FIELD_VALUE))
+        notes = [", ".join(parts.versions)]
+        if parts.traceback_matches:
+            notes.append(f"Your traceback matches {parts.traceback_matches} (its raising line).")
+        if parts.not_raised_later:
+            notes.append(not_raised_later_note(parts.not_raised_later))
+        add_field(embed, "Versions that raise it", clip("\n".join(notes), FIELD_VALUE))
     elif parts.not_raised:
         written = f"; this record was written for {inline_code(parts.written_for, 60)}" if parts.written_for else ""
         add_field(embed, "Versions", clip(f"Not raised by {or_list(parts.not_raised)}{written}.", FIELD_VALUE))

@@ -17,6 +17,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "filePath": match.file_path,
         "lineNumber": match.line_number,
         "versions": list(match.versions),
+        "lineVersions": list(match.line_versions),
         "alsoRaisedIn": list(match.other_files),
         "why": list(match.why),
     }

@@ -53,6 +53,7 @@ class ReplyParts:
     versions: tuple[str, ...]
     not_raised: tuple[str, ...]  # shipped versions, when none of them raises a curated record's message
     not_raised_later: tuple[str, ...]  # shipped versions newer than every one that raises it, newest first
+    traceback_matches: str | None  # "transformers 4.57.6": the releases whose raise line the paste's traceback shows
     written_for: str | None  # the commit or version a curated record was written against
     score: float | None
     why: tuple[str, ...]
@@ -141,6 +142,7 @@ def reply_parts(
         versions=versions,
         not_raised=not_raised,
         not_raised_later=later_without(versions, shipped),
+        traceback_matches=_traceback_matches(record, match),
         written_for=(record.library_version or record.analyzed_sha) if not_raised else None,
         score=match.score if match is not None else None,
         why=tuple(match.why) if match is not None else (),
@@ -185,6 +187,16 @@ def later_without(versions: Sequence[str], shipped: Sequence[str]) -> tuple[str,
         return ()
     newest = max(map(version_key, versions))
     return tuple(v for v in sorted(shipped, key=version_key, reverse=True) if version_key(v) > newest)
+
+
+def _traceback_matches(record: Record, match: Match | None) -> str | None:
+    """Name the releases whose raise line is the one the paste's traceback shows ("transformers 4.57.6")."""
+    if match is None or not match.line_versions:
+        return None
+    versions = sorted(match.line_versions, key=version_key, reverse=True)
+    shown = versions[0] if len(versions) == 1 else f"{', '.join(versions[:-1])} and {versions[-1]}"
+    library = record.repo.rpartition("/")[2] if record.repo else None
+    return f"{library} {shown}" if library else shown
 
 
 def not_raised_later_note(later: Sequence[str]) -> str:

@@ -77,6 +77,8 @@ def _evidence(parts: ReplyParts, repo: str | None) -> list[str]:
     lines = []
     if parts.versions:
         lines.append(f"Versions that raise it: {', '.join(parts.versions)}")
+        if parts.traceback_matches:
+            lines.append(f"Your traceback matches {parts.traceback_matches} (its raising line).")
         if parts.not_raised_later:
             lines.append(not_raised_later_note(parts.not_raised_later))
     elif parts.not_raised:

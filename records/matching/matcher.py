@@ -116,6 +116,7 @@ class Match:
     member_ids: tuple[str, ...] = ()
     rank: float = 0.0  # unclamped score used for ordering; not shown
     other_files: tuple[str, ...] = ()  # files raising the same check, folded into this answer
+    line_versions: tuple[str, ...] = ()  # versions whose raise line is the paste's raising line, newest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,6 +484,7 @@ def _join_reworded(answers: list[Match], framed: list[bool], margin: float) -> t
             other,
             member_ids=tuple(dict.fromkeys((*other.member_ids, *answer.member_ids))),
             versions=tuple(dict.fromkeys((*other.versions, *answer.versions))),
+            line_versions=tuple(dict.fromkeys((*other.line_versions, *answer.line_versions))),
         )
         kept_framed[host] = kept_framed[host] or frame
     return kept, kept_framed
@@ -549,6 +551,7 @@ def _located_at(answer: Match, others: list[Match]) -> Match:
         line_number=located.line_number,
         location_id=located.location_id,
         versions=located.versions,
+        line_versions=located.line_versions,
     )
 
 
@@ -566,6 +569,11 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     located = min(newest_first, key=lambda m: _location_key(m, hint, versions))
     best = max(members, key=lambda m: m.rank)
     versions_seen = tuple(dict.fromkeys(m.entry.library_version for m in reversed(mined) if m.entry.library_version))
+    on_the_line = tuple(
+        dict.fromkeys(
+            m.entry.library_version for m in reversed(mined) if m.evidence.same_line and m.entry.library_version
+        )
+    )
     return Match(
         id=shown.entry.record_id,
         score=best.score,
@@ -578,6 +586,7 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
         why=tuple(best.evidence.reasons(best.entry)),
         member_ids=tuple(dict.fromkeys(m.entry.record_id for m in members)),
         rank=best.rank,
+        line_versions=on_the_line,
     )
 
 

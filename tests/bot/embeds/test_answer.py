@@ -79,6 +79,9 @@ def test_a_mined_record_with_generated_text_reads_like_a_curated_one() -> None:
 def test_a_message_only_older_releases_raise_says_so_in_the_versions_field() -> None:
     fields = fields_of(answer_embed(MINED, match(MINED.id, versions=("4.57.6",)), shipped=("5.24.0", "4.57.6")))
     assert fields["Versions that raise it"].startswith("4.57.6\nNot raised as is by 5.24.0, which is newer:")
+    located = match(MINED.id, versions=("4.57.6",), line_versions=("4.57.6",))
+    fields = fields_of(answer_embed(MINED, located))
+    assert fields["Versions that raise it"] == "4.57.6\nYour traceback matches 4.57.6 (its raising line)."
 
 
 def test_a_curated_record_no_shipped_version_raises_says_so() -> None:

@@ -27,6 +27,7 @@ def test_a_match_in_the_documented_camel_case_shape() -> None:
         "filePath": "src/lib/core.py",
         "lineNumber": 10,
         "versions": ["4.57.6", "5.24.0"],
+        "lineVersions": [],
         "alsoRaisedIn": ["src/lib/other.py"],
         "why": ["pattern matches"],
     }

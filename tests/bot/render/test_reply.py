@@ -69,6 +69,15 @@ def test_later_shipped_versions_that_do_not_raise_it_are_named(
     assert reply_parts(MINED, match(MINED.id, versions=versions), shipped=shipped).not_raised_later == later
 
 
+def test_the_releases_the_traceback_matches_are_named_with_their_library() -> None:
+    record = MINED.model_copy(update={"repo": "huggingface/transformers"})
+    one = reply_parts(record, match(MINED.id, line_versions=("4.57.6",)))
+    both = reply_parts(record, match(MINED.id, line_versions=("4.57.6", "5.24.0")))
+    assert one.traceback_matches == "transformers 4.57.6" and both.traceback_matches == "transformers 5.24.0 and 4.57.6"
+    assert reply_parts(record, match(MINED.id)).traceback_matches is None
+    assert reply_parts(MINED, match(MINED.id, line_versions=("1.0",))).traceback_matches == "1.0"  # no repository
+
+
 def test_the_note_on_later_versions_says_what_upgrading_does() -> None:
     assert not_raised_later_note(("5.24.0",)) == (
         "Not raised as is by 5.24.0, which is newer: the check was reworded, moved or removed there, "

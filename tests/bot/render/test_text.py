@@ -41,8 +41,13 @@ def test_not_raised_by_the_shipped_versions() -> None:
 
 
 def test_a_message_only_older_releases_raise_says_so_under_its_versions() -> None:
-    text = record_text(MINED, match(MINED.id, versions=("4.57.6",)), shipped=("5.24.0", "4.57.6"))
-    assert "Versions that raise it: 4.57.6\nNot raised as is by 5.24.0, which is newer: the check was" in text
+    text = record_text(
+        MINED, match(MINED.id, versions=("4.57.6",), line_versions=("4.57.6",)), shipped=("5.24.0", "4.57.6")
+    )
+    assert (
+        "Versions that raise it: 4.57.6\nYour traceback matches 4.57.6 (its raising line).\n"
+        "Not raised as is by 5.24.0, which is newer: the check was"
+    ) in text
     assert "Not raised as is" not in record_text(MINED, match(MINED.id), shipped=("5.24.0", "4.57.6"))
 
 

@@ -41,6 +41,16 @@ def test_seed_answer_folds_mined_versions_and_points_at_the_frame_version() -> N
     assert (best.file_path, best.line_number) == ("src/transformers/generation/utils.py", 1523)  # 4.57.6's site
 
 
+def test_the_versions_whose_raise_line_the_traceback_shows_are_named() -> None:
+    frame = '  File "/opt/conda/lib/python3.10/site-packages/transformers/generation/utils.py", line {}, in generate\n'
+    message = "ValueError: assisted generation is not supported with stateful models, such as MambaForCausalLM"
+    matcher = shipped_matcher()
+    assert matcher.match(frame.format(1523) + message).matches[0].line_versions == ("4.57.6",)
+    assert matcher.match(frame.format(1888) + message).matches[0].line_versions == ("5.24.0",)
+    assert matcher.match(frame.format(700) + message).matches[0].line_versions == ()  # no release's line
+    assert matcher.match(message).matches[0].line_versions == ()  # no traceback
+
+
 def test_without_a_frame_the_newest_version_locates_the_answer() -> None:
     best = (
         shipped_matcher()
