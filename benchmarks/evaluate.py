@@ -16,7 +16,8 @@ One row per set:
   paste's raising-frame line is a shipped record's line of that version only, the same version. Also
   given among the cases whose raise site has a shipped record (the miner skips some, e.g. ``assert``).
 - ``foreign`` and ``chat``: real errors of other libraries (at most 3% may be matched to a transformers
-  record; a curated record of their own library may answer them) and real chat (must get no answer);
+  record; a curated record of their own library may answer them, and ``own library answered`` counts
+  how many of the errors of a library with shipped records are) and real chat (must get no answer);
   ``foreign-hw`` and ``chat-hw`` are the hand-written ones (at most 1% matched, none answered).
 
 ``python -m benchmarks.evaluate --failures real`` prints every miss of a set; ``--misses`` prints each
@@ -36,7 +37,7 @@ from typing import Any
 from benchmarks.evalset import EVAL_DIR, raised_cases, real_cases, shipped_records
 from records.extraction import ExtractedError, Extraction
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult, Thresholds
-from records.matching.evidence import path_agrees, short_class
+from records.matching.evidence import library_of, path_agrees, short_class
 from records.matching.matcher import TRIED_FRAGMENTS, TRIED_OTHERS
 from records.matching.template import literal_key, parse_template
 from records.model import Record
@@ -239,22 +240,40 @@ def score_chat(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
         tally.failures.append(f"{case['id']}: {_shown(result)}")
 
 
-def score_foreign(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
-    """Match one error of another library: it must not be answered with a transformers record.
+# The foreign sets' library labels whose repository has another name (``library_of`` reads the repository's).
+_REPOSITORY_NAMES = {"torch": "pytorch", "flash_attn": "flash-attention", "flash-attn": "flash-attention"}
 
-    The matched column counts answers from any record; a curated record of the paste's own library
-    (torch, accelerate, ...) may rightly explain it, so only transformers answers count as wrong.
-    """
-    result = matcher.match(case["text"])
-    tally.total += 1
-    tally.statuses[result.status] += 1
-    entry = matcher.index.get(result.best.id) if result.best is not None else None
-    ours = entry is not None and (entry.repo or "").lower().endswith("/transformers")
-    wrong = result.status == "matched" and ours
-    tally.top1 += not wrong
-    tally.count("matched to transformers", wrong)
-    if result.status in ANSWERED:
-        tally.failures.append(f"{case['id']} ({'transformers' if ours else entry and entry.repo}): {_shown(result)}")
+
+class ForeignScorer:
+    """Scores errors of other libraries; checks against the records which of those libraries are shipped."""
+
+    def __init__(self, records: list[Record]) -> None:
+        self.libraries = {r.repo.rsplit("/", 1)[-1].lower() for r in records if r.repo and "/" in r.repo}
+
+    def __call__(self, matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
+        """Match one error of another library: it must not be answered with a transformers record.
+
+        The matched column counts answers from any record; a record of the paste's own library (torch,
+        accelerate, ...) may rightly explain it, so only transformers answers count as wrong. An error of
+        a library the project ships records of (curated ones today) is a positive too: ``own library
+        answered`` counts those answered (matched, or ambiguous with it first) by a record of that library.
+        """
+        result = matcher.match(case["text"])
+        tally.total += 1
+        tally.statuses[result.status] += 1
+        entry = matcher.index.get(result.best.id) if result.best is not None else None
+        ours = entry is not None and (entry.repo or "").lower().endswith("/transformers")
+        wrong = result.status == "matched" and ours
+        tally.top1 += not wrong
+        tally.count("matched to transformers", wrong)
+        library = _REPOSITORY_NAMES.get(case.get("library") or "", case.get("library"))
+        if library in self.libraries:
+            own = entry is not None and library_of(entry) == library and result.status in ANSWERED
+            tally.count("own library answered", own)
+        if result.status in ANSWERED:
+            tally.failures.append(
+                f"{case['id']} ({'transformers' if ours else entry and entry.repo}): {_shown(result)}"
+            )
 
 
 def tried_errors(extraction: Extraction) -> list[ExtractedError]:
@@ -315,9 +334,9 @@ def _sets(records: list[Record]) -> dict[str, tuple[list[dict[str, Any]], Scorer
         "hard": (load_cases("hard"), score_labelled),
         "real": (real_cases("transformers"), RealScorer(records)),
         "raised": (raised_cases(), RaisedScorer(records)),
-        "foreign": (real_cases("foreign"), score_foreign),
+        "foreign": (real_cases("foreign"), ForeignScorer(records)),
         "chat": (real_cases("chat"), score_chat),
-        "foreign-hw": (load_cases("foreign"), score_foreign),
+        "foreign-hw": (load_cases("foreign"), ForeignScorer(records)),
         "chat-hw": (load_cases("chat"), score_labelled),
     }
 
