@@ -51,6 +51,7 @@ class ReplyParts:
     url: str | None
     source: str | None  # the numbered source window, raising line marked
     versions: tuple[str, ...]
+    library: str | None  # the name of the record's repository ("transformers"), which the versions are of
     not_raised: tuple[str, ...]  # shipped versions, when none of them raises a curated record's message
     not_raised_later: tuple[str, ...]  # shipped versions newer than every one that raises it, newest first
     traceback_matches: str | None  # "transformers 4.57.6": the releases whose raise line the paste's traceback shows
@@ -59,6 +60,11 @@ class ReplyParts:
     why: tuple[str, ...]
     mined: bool
     generated: tuple[str, ...]  # the sections shown whose text was generated from the source
+
+    @property
+    def versions_text(self) -> str:
+        """The versions that raise the message, after their library's name ("transformers 5.24.0, 4.57.6")."""
+        return f"{self.library} {', '.join(self.versions)}" if self.library else ", ".join(self.versions)
 
     @property
     def has_explanation(self) -> bool:
@@ -140,6 +146,7 @@ def reply_parts(
         url=record.github_url or None,
         source=source_excerpt(record),
         versions=versions,
+        library=_library(record),
         not_raised=not_raised,
         not_raised_later=later_without(versions, shipped),
         traceback_matches=_traceback_matches(record, match),
@@ -195,8 +202,13 @@ def _traceback_matches(record: Record, match: Match | None) -> str | None:
         return None
     versions = sorted(match.line_versions, key=version_key, reverse=True)
     shown = versions[0] if len(versions) == 1 else f"{', '.join(versions[:-1])} and {versions[-1]}"
-    library = record.repo.rpartition("/")[2] if record.repo else None
+    library = _library(record)
     return f"{library} {shown}" if library else shown
+
+
+def _library(record: Record) -> str | None:
+    """Return the name of the record's repository ("transformers" of "huggingface/transformers")."""
+    return (record.repo.rpartition("/")[2] or None) if record.repo else None
 
 
 def not_raised_later_note(later: Sequence[str]) -> str:

@@ -76,7 +76,7 @@ def _raised_at(parts: ReplyParts) -> str | None:
 def _evidence(parts: ReplyParts, repo: str | None) -> list[str]:
     lines = []
     if parts.versions:
-        lines.append(f"Versions that raise it: {', '.join(parts.versions)}")
+        lines.append(f"Versions that raise it: {parts.versions_text}")
         if parts.traceback_matches:
             lines.append(f"Your traceback matches {parts.traceback_matches} (its raising line).")
         if parts.not_raised_later:

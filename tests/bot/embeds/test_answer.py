@@ -84,6 +84,11 @@ def test_a_message_only_older_releases_raise_says_so_in_the_versions_field() -> 
     assert fields["Versions that raise it"] == "4.57.6\nYour traceback matches 4.57.6 (its raising line)."
 
 
+def test_the_versions_field_names_the_library() -> None:
+    record = MINED.model_copy(update={"repo": "huggingface/transformers"})
+    assert fields_of(answer_embed(record, match(MINED.id)))["Versions that raise it"] == "transformers 4.57.6, 5.24.0"
+
+
 def test_a_curated_record_no_shipped_version_raises_says_so() -> None:
     record = CURATED.model_copy(update={"analyzed_sha": "a597f97485"})
     fields = fields_of(answer_embed(record, match(record.id, versions=()), shipped=("5.24.0", "4.57.6")))

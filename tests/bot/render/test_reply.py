@@ -78,6 +78,12 @@ def test_the_releases_the_traceback_matches_are_named_with_their_library() -> No
     assert reply_parts(MINED, match(MINED.id, line_versions=("1.0",))).traceback_matches == "1.0"  # no repository
 
 
+def test_the_versions_are_named_after_their_library() -> None:
+    record = MINED.model_copy(update={"repo": "huggingface/transformers"})
+    assert reply_parts(record, match(MINED.id)).versions_text == "transformers 4.57.6, 5.24.0"
+    assert reply_parts(MINED, match(MINED.id)).versions_text == "4.57.6, 5.24.0"  # no repository: versions alone
+
+
 def test_the_note_on_later_versions_says_what_upgrading_does() -> None:
     assert not_raised_later_note(("5.24.0",)) == (
         "Not raised as is by 5.24.0, which is newer: the check was reworded, moved or removed there, "
