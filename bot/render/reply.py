@@ -148,7 +148,7 @@ def reply_parts(
         versions=versions,
         library=_library(record),
         not_raised=not_raised,
-        not_raised_later=later_without(versions, shipped),
+        not_raised_later=_not_raised_later(match, versions, shipped),
         traceback_matches=_traceback_matches(record, match),
         written_for=(record.library_version or record.analyzed_sha) if not_raised else None,
         score=match.score if match is not None else None,
@@ -194,6 +194,17 @@ def later_without(versions: Sequence[str], shipped: Sequence[str]) -> tuple[str,
         return ()
     newest = max(map(version_key, versions))
     return tuple(v for v in sorted(shipped, key=version_key, reverse=True) if version_key(v) > newest)
+
+
+def _not_raised_later(match: Match | None, versions: Sequence[str], shipped: Sequence[str]) -> tuple[str, ...]:
+    """Return the later shipped versions that do not raise the answer's check (see later_without).
+
+    Only a match folds every version of the raise site (a record alone knows its own version), and an
+    answer folded from several files may be raised by a later version in one of the others: neither says.
+    """
+    if match is None or match.other_files:
+        return ()
+    return later_without(versions, shipped)
 
 
 def _traceback_matches(record: Record, match: Match | None) -> str | None:

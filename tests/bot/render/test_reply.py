@@ -69,6 +69,18 @@ def test_later_shipped_versions_that_do_not_raise_it_are_named(
     assert reply_parts(MINED, match(MINED.id, versions=versions), shipped=shipped).not_raised_later == later
 
 
+def test_a_record_shown_without_a_match_says_nothing_of_later_versions() -> None:
+    # A record looked up by id is one version's; the other versions of its site are other records.
+    assert (
+        reply_parts(MINED.model_copy(update={"library_version": "4.57.6"}), shipped=("5.24.0",)).not_raised_later == ()
+    )
+
+
+def test_an_answer_folded_from_several_files_says_nothing_of_later_versions() -> None:
+    folded = match(MINED.id, versions=("4.57.6",), other_files=("src/transformers/models/b/modeling_b.py",))
+    assert reply_parts(MINED, folded, shipped=("5.24.0", "4.57.6")).not_raised_later == ()
+
+
 def test_the_releases_the_traceback_matches_are_named_with_their_library() -> None:
     record = MINED.model_copy(update={"repo": "huggingface/transformers"})
     one = reply_parts(record, match(MINED.id, line_versions=("4.57.6",)))
