@@ -157,7 +157,7 @@ def _raised_at(parts: ReplyParts) -> str | None:
 
 def _versions_field(embed: discord.Embed, parts: ReplyParts) -> None:
     if parts.versions:
-        notes = [", ".join(parts.versions)]
+        notes = [parts.versions_text]
         if parts.traceback_matches:
             notes.append(f"Your traceback matches {parts.traceback_matches} (its raising line).")
         if parts.not_raised_later:
