@@ -37,7 +37,7 @@ from typing import Any
 from benchmarks.evalset import EVAL_DIR, raised_cases, real_cases, shipped_records
 from records.extraction import ExtractedError, Extraction
 from records.matching import IndexEntry, Match, Matcher, MatchIndex, MatchResult, Thresholds
-from records.matching.evidence import library_of, path_agrees, short_class
+from records.matching.evidence import library_of, library_of_repo, path_agrees, short_class
 from records.matching.matcher import TRIED_FRAGMENTS, TRIED_OTHERS
 from records.matching.template import literal_key, parse_template
 from records.model import Record
@@ -248,7 +248,7 @@ class ForeignScorer:
     """Scores errors of other libraries; checks against the records which of those libraries are shipped."""
 
     def __init__(self, records: list[Record]) -> None:
-        self.libraries = {r.repo.rsplit("/", 1)[-1].lower() for r in records if r.repo and "/" in r.repo}
+        self.libraries = {library_of_repo(r.repo) for r in records if r.repo}
 
     def __call__(self, matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
         """Match one error of another library: it must not be answered with a transformers record.

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from records.matching import Match
+from records.matching.evidence import library_of_repo
 from records.matching.template import parse_template
 from records.model import Record
 from records.titles import collapse, message_template, readable_template, title
@@ -218,8 +219,8 @@ def _traceback_matches(record: Record, match: Match | None) -> str | None:
 
 
 def _library(record: Record) -> str | None:
-    """Return the name of the record's repository ("transformers" of "huggingface/transformers")."""
-    return (record.repo.rpartition("/")[2] or None) if record.repo else None
+    """Return the record's library: its repository's name ("transformers" of "huggingface/transformers")."""
+    return library_of_repo(record.repo) if record.repo else None
 
 
 def not_raised_later_note(later: Sequence[str]) -> str:

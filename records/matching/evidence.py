@@ -136,11 +136,12 @@ def frame_evidence(hint: FrameHint | None, entry: IndexEntry) -> float:
 
 def library_of(entry: IndexEntry) -> str | None:
     """Return the library a record belongs to: the name of its repository, lower-case."""
-    return _library_of_repo(entry.repo) if entry.repo else None
+    return library_of_repo(entry.repo) if entry.repo else None
 
 
 @lru_cache(maxsize=1024)
-def _library_of_repo(repo: str) -> str | None:
+def library_of_repo(repo: str) -> str | None:
+    """Return the library of a repository ("owner/name"): its name, lower-case; None for no owner."""
     return repo.rsplit("/", 1)[-1].lower() if "/" in repo else None
 
 

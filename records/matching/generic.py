@@ -79,7 +79,6 @@ PHRASE_OWNERS: tuple[tuple[str, str | None], ...] = (
     *((phrase, "pytorch/pytorch") for phrase in PYTORCH_PHRASES),
     *((phrase, "numpy/numpy") for phrase in NUMPY_PHRASES),
 )
-GENERIC_PHRASES = tuple(phrase for phrase, _ in PHRASE_OWNERS)
 # The phrase must be most of the template's literal text: "object has no attribute" inside a long,
 # specific sentence is not generic.
 GENERIC_SHARE = 0.6

@@ -167,8 +167,7 @@ def gitleaks_generic_bounds(text: str, start: int, end: int) -> tuple[int, int] 
     value_end = _gitleaks_secret_end(text, end)
     if value_end is None:
         return None
-    label = text[start:value_end]  # skip(), written out: this runs for every line of an env dump
-    return start + len(label) - len(label.lstrip(_GITLEAKS_LABEL_CHARACTERS)) + 1, value_end
+    return skip(text, start, value_end, _GITLEAKS_LABEL_CHARACTERS) + 1, value_end
 
 
 def _gitleaks_secret_end(text: str, end: int) -> int | None:
