@@ -41,12 +41,43 @@ _TEXT_FUNCTIONS: dict[str, Callable[[str], str]] = {
 # Placeholders are carried through text functions as private-use markers around their index.
 _MARK_OPEN, _MARK_CLOSE = "\ue000", "\ue001"
 _MARKED = re.compile(f"{_MARK_OPEN}(\\d+){_MARK_CLOSE}")
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 
 def unparse(node: ast.AST) -> str:
-    """Return the source text of an expression, shortened to a readable length."""
+    """Return the source text of an expression, shortened to a readable length.
+
+    A shortened text is cut before any string or bracket the cut would leave open: the text becomes a
+    template's ``{placeholder}``, whose end is found by skipping strings and brackets, so an open quote
+    would swallow the closing brace (diffusers raised such a message: the file failed to mine).
+    """
     text = ast.unparse(node)
-    return text if len(text) <= MAX_EXPR_CHARS else text[: MAX_EXPR_CHARS - 3] + "..."
+    if len(text) <= MAX_EXPR_CHARS:
+        return text
+    cut = text[: MAX_EXPR_CHARS - 3]
+    return cut[: _first_unclosed(cut)].rstrip() + "..."
+
+
+def _first_unclosed(text: str) -> int:
+    """Return where the outermost string or bracket left open at the end of ``text`` starts (its length if none)."""
+    opened: list[tuple[str, int]] = []  # (closing character, where it opened)
+    quote, quote_at, index = "", 0, 0
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote, quote_at = char, index
+        elif char in _OPENERS:
+            opened.append((_OPENERS[char], index))
+        elif opened and char == opened[-1][0]:
+            opened.pop()
+        index += 1
+    starts = [at for _, at in opened] + ([quote_at] if quote else [])
+    return min(starts, default=len(text))
 
 
 def message_parts(node: ast.expr, resolve: NameResolver) -> list[Part]:

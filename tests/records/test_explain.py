@@ -381,3 +381,25 @@ def test_package_checks_read_from_find_spec_and_version_helpers(tmp_path: Path) 
     records = mine_sources(tmp_path, {"attn.py": source})
     assert record_starting(records, "flash_attn seems").example_fix == "pip install flash-attn"
     assert record_starting(records, "Your quanto").example_fix == 'pip install -U "optimum-quanto>=0.2.5"'
+
+
+def test_a_long_value_cut_inside_a_string_still_mines(tmp_path: Path) -> None:
+    # diffusers 0.42.1: a message built with += of a conditional expression over two long strings,
+    # whose placeholder text, shortened, ended inside the second string and swallowed its closing brace.
+    source = """
+    def check(model_name, has_remote_code, disabled):
+        if has_remote_code:
+            error_msg = f"The repository for {model_name} contains custom code. "
+            error_msg += (
+                "Downloading remote code is disabled globally via the DISABLE_REMOTE_CODE environment variable."
+                if disabled
+                else "Pass `trust_remote_code=True` to allow loading remote code modules, once you have read it."
+            )
+            raise ValueError(error_msg)
+    """
+    record = record_starting(mine_sources(tmp_path, {"remote.py": source}), "The repository for")
+    placeholder = record.error_message.removeprefix("The repository for {model_name} contains custom code. ")
+    assert (
+        placeholder
+        == "{'Downloading remote code is disabled globally via the DISABLE_REMOTE_CODE environment variable.' if disabled else...}"
+    )
