@@ -21,7 +21,7 @@ help:
 	@echo "make eval   - print the matching accuracy table"
 	@echo "make eval-redact - redaction recall and false positives per kind on the scanner corpus, p99 on 16 KB pastes"
 	@echo "make eval-raised - regenerate tests/data/raised/ (real tracebacks from transformers 5.24.0 and 4.57.6)"
-	@echo "make records - mine the shipped transformers record sets again from their wheels"
+	@echo "make records - mine the shipped record sets again from their wheels (scripts/releases.txt)"
 	@echo "make explain-report - figures and sample replies of the generated explanations of mined records"
 
 $(BIN)/python:
@@ -86,7 +86,7 @@ eval-raised: $(BIN)/python
 	$(BIN)/python -m benchmarks.raised
 
 records: $(VENV)/.installed-run
-	sh scripts/mine_transformers.sh
+	sh scripts/mine_records.sh
 
 # Generated explanations of the shipped mined records: counts, quality problems, 30 sample replies.
 explain-report: $(VENV)/.installed-test

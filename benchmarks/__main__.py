@@ -1,7 +1,7 @@
 """Run every benchmark in turn (``make bench``); each prints its own figures.
 
 The mining benchmark needs the transformers wheel: it is downloaded (no dependencies) and unpacked
-into a temporary directory first, as ``scripts/mine_transformers.sh`` does. Pass names to run some:
+into a temporary directory first, as ``scripts/mine_records.sh`` does. Pass names to run some:
 ``python -m benchmarks import match extract redact hostile mine triage bot reload``.
 """
 

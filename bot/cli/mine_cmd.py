@@ -1,6 +1,6 @@
 """``tracebot records mine``: records from every raise site of a library's source tree.
 
-The one mining command (``scripts/mine_transformers.sh`` and ``make records`` use it too). What it
+The one mining command (``scripts/mine_records.sh`` and ``make records`` use it too). What it
 walks and the repository paths of its files are decided in ``bot.cli.mine_sources``; ``--library``
 fetches a release's wheel with ``bot.cli.wheels`` and takes the repository, layout and tag of a known
 library from ``records.mining.libraries``.
@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mine.add_argument("--ref", metavar="REF", help="tag or commit the links pin (--library: its tag)")
     mine.add_argument("--src-prefix", default=None, metavar="PREFIX", help="repository path prefix, e.g. src/")
     mine.add_argument("--library-version", metavar="VERSION", help="release the tree is (default: REF without v)")
+    mine.add_argument("--include", action="append", default=None, metavar="PREFIX",
+                      help="mine only files whose repository path starts with PREFIX (repeatable; "
+                      "--library: the library's own parts, e.g. torch's Python layer)")  # fmt: skip
     mine.add_argument("--out", type=Path, metavar="FILE.jsonl.gz", help="write records here instead of importing")
     mine.add_argument("--report", action="store_true", help="print every skipped raise and file with its reason")
     mine.add_argument("--workers", type=int, default=DEFAULT_WORKERS, metavar="N", help="worker processes")
@@ -73,6 +76,7 @@ def _target_release(args: argparse.Namespace, release: Release) -> None:
         args.repo = args.repo or library.repo
         args.ref = args.ref or library.ref(release.version)
         args.src_prefix = library.src_prefix if args.src_prefix is None else args.src_prefix
+        args.include = library.include if args.include is None else args.include
     elif not args.repo or not args.ref:
         raise CliError(f"--library {release}: not a library tracebot knows; give its --repo OWNER/NAME and --ref TAG")
     args.library_version = args.library_version or release.version
@@ -93,10 +97,11 @@ async def _mine(args: argparse.Namespace, settings: Settings, path: Path) -> int
     version = args.library_version or args.ref.removeprefix("v")
     result = await asyncio.to_thread(
         mine_tree, source.root, repo=args.repo, ref=args.ref, src_prefix=source.prefix,
-        library_version=version, workers=args.workers,
+        library_version=version, workers=args.workers, include=args.include or (),
     )  # fmt: skip
     if not result.records and not result.report.files_seen:
-        raise CliError(f"{path}: no Python files to mine")
+        within = f" under {', '.join(args.include)}" if args.include else ""
+        raise CliError(f"{path}: no Python files to mine{within}")
     report = result.report
     details = {"max_files": len(report.skipped_files), "max_raises": 10**9} if args.report else {}
     print(format_report(report, **details), file=sys.stderr)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from records.errors import CliError
-from records.mining.libraries import canonical_name
+from records.mining.libraries import canonical_name, find_library
 
 # Total time pip may take; pip's own --timeout (15 s) already ends a stalled connection. torch's
 # Linux wheel is some 800 MB.
@@ -58,7 +58,16 @@ def download_wheel(release: Release, into: Path, *, timeout: float = DOWNLOAD_TI
     """Download the release's wheel with pip into ``into``; return the wheel file."""
     command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-input", "--no-deps",
                "--only-binary=:all:", str(release), "--dest", str(into)]  # fmt: skip
-    env = os.environ | {"PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # its notice would be the last line
+    library = find_library(release.name)
+    if library is not None and library.wheel_platform is not None:
+        python = f"{sys.version_info.major}.{sys.version_info.minor}"
+        command += ["--platform", library.wheel_platform, "--python-version", python]
+    env = os.environ | {
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",  # its notice would be the last line
+        # A download installs nothing: a cap on installs in the machine's pip configuration (such as
+        # torch held at the release a VM keeps on disk) must not refuse a release only read here.
+        "PIP_CONSTRAINT": os.devnull,
+    }
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout, check=False)  # noqa: S603 - our own argv
     except subprocess.TimeoutExpired:

@@ -6,7 +6,7 @@ import gzip
 import json
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -48,17 +48,24 @@ def mine_tree(
     library_version: str | None = None,
     workers: int = DEFAULT_WORKERS,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    include: Sequence[str] = (),
 ) -> MiningResult:
     """Mine every ``.py`` file under ``root`` into records, one per raise with a literal message.
 
     ``src_prefix`` is put before paths relative to ``root`` to give paths as in the repository
     (``transformers/x.py`` in a wheel is ``src/transformers/x.py`` in the repository). The result
     is the same whatever ``workers`` is: files are mined in a fixed order and results sorted.
+    ``include`` keeps only the files whose repository path starts with one of its prefixes (all when
+    empty); the others are not read, nor counted as seen.
     """
     root = Path(root)
     if not root.exists():
         raise FileNotFoundError(f"no such directory to mine: {root}")
     tasks, skipped_dirs = discover(root, src_prefix)
+    if include:
+        prefixes = tuple(include)
+        tasks = [task for task in tasks if task.file_path.startswith(prefixes)]
+        skipped_dirs = [skip for skip in skipped_dirs if skip.path.startswith(prefixes)]
     settings = MineSettings(repo=repo, ref=ref, library_version=library_version)
     mine_one = partial(_mine_file, settings=settings, max_bytes=max_file_bytes)
     results = _run(mine_one, tasks, workers)

@@ -23,11 +23,32 @@ class Library:
     repo: str  # OWNER/NAME on GitHub
     src_prefix: str  # repository path of the directory holding the package: "", "src/", ...
     tag: str = "v{version}"  # a release's tag, with {version}
+    # Repository paths (prefixes) of the only parts mined; empty: the whole package.
+    include: tuple[str, ...] = ()
+    # The wheel platform to download, when this machine's own would be needlessly large: only the
+    # package's Python files are read, and they are the same in every platform's wheel.
+    wheel_platform: str | None = None
 
     def ref(self, version: str) -> str:
         """Return the tag of a release; a local version label (``2.5.1+cu121``) is not part of it."""
         return self.tag.format(version=version.partition("+")[0])
 
+
+TORCH_PARTS = tuple(
+    f"torch/{part}"
+    for part in (
+        "nn/",
+        "utils/data/",
+        "serialization.py",
+        "cuda/",
+        "amp/",
+        "optim/",
+        "distributed/run.py",
+        "distributed/launch.py",
+        "distributed/launcher/",
+        "distributed/elastic/",
+    )
+)
 
 LIBRARIES = (
     Library("transformers", "huggingface/transformers", "src/"),
@@ -44,7 +65,16 @@ LIBRARIES = (
     # Moved from UKPLab/sentence-transformers in 2025; GitHub redirects the old links.
     Library("sentence-transformers", "huggingface/sentence-transformers", ""),
     Library("bitsandbytes", "bitsandbytes-foundation/bitsandbytes", "", tag="{version}"),
-    Library("torch", "pytorch/pytorch", ""),
+    # The Python layer users hit; not the compiler stack (_dynamo, _inductor, fx, export, onnx), whose
+    # errors the real pastes hardly show. The macOS wheel (130 MB, CPU only) instead of Linux's CUDA
+    # build (500-900 MB): the same .py files.
+    Library(
+        "torch",
+        "pytorch/pytorch",
+        "",
+        include=TORCH_PARTS,
+        wheel_platform="macosx_14_0_arm64",
+    ),
 )
 
 
@@ -59,3 +89,11 @@ KNOWN_LIBRARIES = {canonical_name(library.name): library for library in LIBRARIE
 def find_library(name: str) -> Library | None:
     """Return the known library of a PyPI project name, however it is spelled, or None."""
     return KNOWN_LIBRARIES.get(canonical_name(name))
+
+
+def project_of_repo(repo: str | None) -> str:
+    """Return the PyPI name of a repository's library (``huggingface/peft`` -> ``peft``), else its name."""
+    for library in LIBRARIES:
+        if repo is not None and library.repo.lower() == repo.lower():
+            return library.name
+    return (repo or "").rpartition("/")[2] or "library"

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main, mine_cmd, wheels
+from records.mining import libraries
+from records.mining.libraries import Library
 from records.model import Record
 from records.reader import LoadedRecord, read_file
 from tests.bot.cli.conftest import WheelIndex, damage_member
@@ -183,3 +185,22 @@ def test_a_wheel_with_no_python_package_is_one_line(
     published.add("safetensors", "0.4.5", {"safetensors.py": INIT, "safetensors_data/weights.json": "{}"})
     line = _failure(capsys, tmp_path, "--library", "safetensors==0.4.5")
     assert line == "--library safetensors==0.4.5: the wheel holds no Python package (no <package>/__init__.py)"
+
+
+def test_a_library_s_own_parts_alone_are_mined(
+    published: WheelIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parts = (Library("torchlike", "example/torchlike", "", include=("torchlike/nn/", "torchlike/serialization.py")),)
+    monkeypatch.setattr(libraries, "KNOWN_LIBRARIES", {library.name: library for library in parts})
+    published.add("torchlike", "1.0", {"torchlike/__init__.py": INIT, "torchlike/nn/linear.py": TORCH,
+                                       "torchlike/serialization.py": INIT, "torchlike/_dynamo/x.py": INIT})  # fmt: skip
+    out = tmp_path / "out.jsonl"
+    argv = ["records", "mine", "--library", "torchlike==1.0", "--out", str(out), "--workers", "1"]
+    assert main(argv) == 0
+    assert sorted(r.file_path or "" for r in _records(out)) == ["torchlike/nn/linear.py", "torchlike/serialization.py"]
+    assert "files: 2 seen" in capsys.readouterr().err
+    # --include given on the command line wins over the library's parts.
+    assert main([*argv, "--include", "torchlike/_dynamo/"]) == 0
+    assert [r.file_path for r in _records(out)] == ["torchlike/_dynamo/x.py"]
+    assert main([*argv, "--include", "torchlike/nowhere/"]) == 1
+    assert capsys.readouterr().err.endswith("no Python files to mine under torchlike/nowhere/\n")

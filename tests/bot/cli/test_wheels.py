@@ -8,6 +8,7 @@ download that succeeds and one that fails with pip's own error lines, about 0.7 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,26 @@ def test_a_release_is_fetched_into_the_given_directory(tmp_path: Path) -> None:
     package = fetch_release(Release("lib", "1.0"), tmp_path, download=download)
     assert package == tmp_path / "unpacked" / "lib"
     assert (package / "__init__.py").read_text() == RAISES
+
+
+def test_torch_s_wheel_is_the_small_platform_s_with_no_install_cap(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pip = FakePip(1, "ERROR: No matching distribution found for torch==2.15.0\n")
+    monkeypatch.setattr(subprocess, "run", pip)
+    with pytest.raises(CliError):
+        download_wheel(Release("torch", "2.15.0"), tmp_path / "dest")
+    ((command, options),) = pip.calls
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert command[-4:] == ["--platform", "macosx_14_0_arm64", "--python-version", python]
+    # The machine's install cap (a constraint in pip's configuration) is replaced by an empty file.
+    assert options["env"]["PIP_CONSTRAINT"] == os.devnull
+
+
+def test_other_libraries_get_this_machine_s_wheel(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pip = FakePip(1, "ERROR: No matching distribution found for peft==0.21.2\n")
+    monkeypatch.setattr(subprocess, "run", pip)
+    with pytest.raises(CliError):
+        download_wheel(Release("peft", "0.21.2"), tmp_path / "dest")
+    ((command, _),) = pip.calls
+    assert "--platform" not in command

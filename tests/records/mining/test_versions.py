@@ -32,8 +32,9 @@ def test_read_set_reads_plain_and_gzipped_sets(tmp_path: Path) -> None:
 def test_main_writes_the_sentence_only_into_records_some_releases_lack(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    both = {"errorMessage": "raised by both {x}", "messagePattern": "raised by both (.+?)"}
-    new_only = {"errorMessage": "only the new one {x}", "messagePattern": "only the new one (.+?)"}
+    tf = {"repo": "huggingface/transformers"}
+    both = {"errorMessage": "raised by both {x}", "messagePattern": "raised by both (.+?)", **tf}
+    new_only = {"errorMessage": "only the new one {x}", "messagePattern": "only the new one (.+?)", **tf}
     old = _write(tmp_path / "old.jsonl", [make_record(id="o1", libraryVersion="4.57.6", **both)])
     new = _write(
         tmp_path / "new.jsonl",
@@ -68,3 +69,22 @@ def test_a_set_without_a_version_is_refused(tmp_path: Path, capsys: pytest.Captu
     unversioned = _write(tmp_path / "a.jsonl", [make_record(id="a1")])
     assert main([str(unversioned)]) == 2
     assert "no library version" in capsys.readouterr().err
+
+
+def test_each_library_s_releases_are_compared_among_themselves(tmp_path: Path) -> None:
+    peft, hub = {"repo": "huggingface/peft"}, {"repo": "huggingface/huggingface_hub"}
+    shared = {"errorMessage": "shared text {x}", "messagePattern": "shared text (.+?)"}
+    files = [
+        _write(tmp_path / "peft-old.jsonl", [make_record(id="p1", libraryVersion="1.0.1", **peft, **shared)]),
+        _write(tmp_path / "peft-new.jsonl", [make_record(id="p2", libraryVersion="2.0.0", **peft, **shared)]),
+        # The same release number as peft's, of another library: not "the same one as another file".
+        _write(tmp_path / "hub-old.jsonl", [make_record(id="h1", libraryVersion="1.0.1", **hub, **shared)]),
+        _write(tmp_path / "hub-new.jsonl", [make_record(id="h2", libraryVersion="2.4.0", **hub)]),
+    ]
+    assert main([str(f) for f in files]) == 0
+    by_id = {r.id: r for f in files for r in read_set(f)}
+    assert by_id["p1"].common_situations is None and by_id["p2"].common_situations is None  # both peft releases
+    assert by_id["h1"].common_situations == (
+        "Of the shipped huggingface-hub versions (1.0.1, 2.4.0), only 1.0.1 raises this error; "
+        "2.4.0 has no raise with this message."
+    )
