@@ -240,8 +240,8 @@ def score_chat(matcher: Matcher, case: dict[str, Any], tally: Tally) -> None:
         tally.failures.append(f"{case['id']}: {_shown(result)}")
 
 
-# The foreign sets' library labels whose repository has another name (``library_of`` reads the repository's).
-_REPOSITORY_NAMES = {"torch": "pytorch", "flash_attn": "flash-attention", "flash-attn": "flash-attention"}
+# The foreign sets' library labels spelled otherwise than the package (``library_of`` gives the package's).
+_REPOSITORY_NAMES = {"flash-attn": "flash_attn", "sentence-transformers": "sentence_transformers"}
 
 
 class ForeignScorer:

@@ -139,10 +139,22 @@ def library_of(entry: IndexEntry) -> str | None:
     return library_of_repo(entry.repo) if entry.repo else None
 
 
+# Repositories whose importable package has another name than theirs: pastes print the package
+# (``site-packages/torch/...``, ``torch==2.5.1``), and frames and versions are compared by it.
+_PACKAGE_OF_REPO = {"pytorch": "torch", "flash-attention": "flash_attn"}
+
+
 @lru_cache(maxsize=1024)
 def library_of_repo(repo: str) -> str | None:
-    """Return the library of a repository ("owner/name"): its name, lower-case; None for no owner."""
-    return repo.rsplit("/", 1)[-1].lower() if "/" in repo else None
+    """Return the library of a repository ("owner/name") as pastes name it: its package, lower-case.
+
+    ``huggingface/transformers`` is ``transformers``, ``pytorch/pytorch`` is ``torch``,
+    ``huggingface/sentence-transformers`` is ``sentence_transformers``; None for no owner.
+    """
+    if "/" not in repo:
+        return None
+    name = repo.rsplit("/", 1)[-1].lower()
+    return _PACKAGE_OF_REPO.get(name, name.replace("-", "_"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,11 @@ located at the file that stands best for the others: a shared module over a per-
 generated file over the ``modular_*.py`` source it is generated from, PyTorch over a TensorFlow or
 Flax copy. A frame in one of the files, or a model class the paste names (``GPT2ForSequenceClassification``,
 ``LlamaConfig``), picks that file instead.
+
+Libraries copy each other's checks too: diffusers and trl carry transformers' ``dynamic_module_utils``
+and ``utils/versions.py``. A paste that shows no frame in any of the copies is answered by the library
+it names (``transformers>=4.41.2``, ``from diffusers import``, a frame of the library elsewhere), else
+by the first of ``LIBRARY_PREFERENCE``, and the others fold into that answer.
 """
 
 from __future__ import annotations
@@ -17,13 +22,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from records.matching.align import squash
-from records.matching.evidence import short_class
+from records.matching.evidence import library_of_repo, short_class
 from records.matching.template import cause_text, parse_template
 
 # CamelCase names as pastes print model, config and tokenizer classes; capped, since a paste can be long.
 _CLASS_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9]{2,80}")
 MAX_NAMES = 2_000
 _PER_MODEL = "/models/"
+# transformers first: the library of the community this bot serves, and where the copies come from.
+LIBRARY_PREFERENCE = (
+    "transformers", "huggingface_hub", "accelerate", "peft", "datasets", "torch", "tokenizers",
+    "safetensors", "trl", "sentence_transformers", "bitsandbytes", "diffusers",
+)  # fmt: skip
+_ALTERNATION = "|".join(LIBRARY_PREFERENCE)
+# A library named as code names it: a module path, a requirement, an import (not "datasets" in prose).
+_NAMED_LIBRARY_RE = re.compile(rf"(?<![\w.-])({_ALTERNATION})(?=[./=<>!~])|\b(?:import|from) ({_ALTERNATION})\b")
 _SECONDARY_BACKENDS = ("tf_", "flax_")
 
 
@@ -86,8 +99,23 @@ def representative_key(site: Site) -> tuple[bool, bool, bool, int, float, str]:
     return _PER_MODEL in path, "/modular_" in path, is_other_backend(path), path.count("/"), -site.rank, path
 
 
-def fold(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:
-    """Return one (answer, folded others) per cause, unless frames or named models pick files."""
+def named_libraries(text: str) -> frozenset[str]:
+    """Return the libraries of ``LIBRARY_PREFERENCE`` a paste names as code does (``diffusers.utils``)."""
+    return frozenset(a or b for a, b in _NAMED_LIBRARY_RE.findall(text))
+
+
+def fold(
+    sites: Iterable[Site], names: frozenset[str], libraries: frozenset[str] = frozenset()
+) -> list[tuple[Site, tuple[Site, ...]]]:
+    """Return one (answer, folded others) per cause, unless frames or named models pick files.
+
+    Then the same check of several libraries folds into the answer of the one ``libraries`` (those
+    the paste names) holds, else of the first in ``LIBRARY_PREFERENCE``, unless a frame is in one.
+    """
+    return _across_libraries(_per_cause(sites, names), libraries)
+
+
+def _per_cause(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:
     by_cause: dict[tuple[str | None, str | None, str], list[Site]] = {}
     for site in sites:
         by_cause.setdefault(site.cause, []).append(site)
@@ -103,6 +131,37 @@ def fold(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple
         best = min(members, key=representative_key)
         result.append((best, tuple(m for m in members if m is not best)))
     return result
+
+
+def _across_libraries(
+    folded: list[tuple[Site, tuple[Site, ...]]], libraries: frozenset[str]
+) -> list[tuple[Site, tuple[Site, ...]]]:
+    by_check: dict[tuple[str | None, str], list[tuple[Site, tuple[Site, ...]]]] = {}
+    for pair in folded:
+        by_check.setdefault(pair[0].cause[1:], []).append(pair)
+    result: list[tuple[Site, tuple[Site, ...]]] = []
+    for pairs in by_check.values():
+        repos = {site.repo for site, _ in pairs}
+        if len(repos) == 1 or None in repos or any(site.framed for site, _ in pairs):
+            result.extend(pairs)  # one library, a curated record of no repository, or a frame that picks
+            continue
+        best, kept = min(pairs, key=lambda pair: _library_order(pair[0], libraries))
+        others = [*kept, *(site for pair in pairs if pair[0] is not best for site in (pair[0], *pair[1]))]
+        result.append((best, tuple(others)))
+    return result
+
+
+def _library_order(
+    site: Site, libraries: frozenset[str]
+) -> tuple[tuple[bool, int], tuple[bool, bool, bool, int, float, str]]:
+    return library_preference(site.repo, libraries), representative_key(site)
+
+
+def library_preference(repo: str | None, libraries: frozenset[str]) -> tuple[bool, int]:
+    """Order answers of one check by library: one in ``libraries`` first, then ``LIBRARY_PREFERENCE``'s order."""
+    library = library_of_repo(repo) if repo else None
+    order = LIBRARY_PREFERENCE.index(library) if library in LIBRARY_PREFERENCE else len(LIBRARY_PREFERENCE)
+    return library not in libraries, order
 
 
 def _named(members: Sequence[Site], names: frozenset[str]) -> list[Site]:
@@ -121,8 +180,10 @@ def _named(members: Sequence[Site], names: frozenset[str]) -> list[Site]:
     return [min(chosen, key=representative_key)]
 
 
-def fold_reason(others: Sequence[Site]) -> str:
-    """Say that an answer stands for the same check in other files."""
+def fold_reason(others: Sequence[Site], repo: str | None = None) -> str:
+    """Say that an answer (of ``repo``) stands for the same check in other files, of other libraries too."""
     files = {o.file_path for o in others if o.file_path}
     where = "model files" if all(_PER_MODEL in f for f in files) else "files"
-    return f"raised in {len(files) + 1} {where}, the same check; shown at the one that stands for them"
+    reason = f"raised in {len(files) + 1} {where}, the same check; shown at the one that stands for them"
+    elsewhere = sorted({library_of_repo(o.repo) or o.repo for o in others if o.repo and o.repo != repo})
+    return f"{reason} (also raised by {', '.join(elsewhere)})" if elsewhere else reason

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from records.matching import IndexEntry, Matcher, MatchIndex
-from records.matching.folding import model_dir, named_models
+from records.matching.folding import model_dir, named_libraries, named_models
 
 CHECK = "You must specify exactly one of input_ids or inputs_embeds for this widget"
 PASTE = f"ValueError: {CHECK}"
@@ -116,12 +116,73 @@ def test_named_models_are_squashed_class_names() -> None:
     }
 
 
-def test_the_same_words_in_two_libraries_are_two_causes() -> None:
-    ours = _entry("ours", "src/transformers/modeling_utils.py")
-    theirs = IndexEntry(
-        id="theirs", error_message=CHECK, error_class="ValueError", file_path="src/other/core.py", line_number=5,
-        repo="example/other", curated=False, library_version="1.0",
+def _copy_in(repo: str, path: str, record_id: str = "theirs", message: str = CHECK) -> IndexEntry:
+    return IndexEntry(
+        id=record_id, error_message=message, error_class="ValueError", file_path=path, line_number=5,
+        repo=repo, curated=False, library_version="1.0",
     )  # fmt: skip
-    result = _matcher(ours, theirs).match(PASTE)
-    assert result.status == "ambiguous"
-    assert {m.id for m in result.matches} == {"ours", "theirs"}
+
+
+DIFFUSERS_COPY = _copy_in("huggingface/diffusers", "src/diffusers/utils/core.py")
+
+
+def test_another_library_s_copy_of_a_check_folds_into_transformers_answer() -> None:
+    ours = _entry("ours", "src/transformers/modeling_utils.py")
+    result = _matcher(ours, DIFFUSERS_COPY).match(PASTE)
+    assert result.status == "matched"
+    (answer,) = result.matches
+    assert (
+        answer.id == "ours" and answer.file_path == "src/transformers/modeling_utils.py"
+    )  # located in its own library
+    assert set(answer.member_ids) == {"ours", "theirs"}
+    assert answer.why[-1].endswith("(also raised by diffusers)")
+
+
+@pytest.mark.parametrize(
+    "named", ["from diffusers import DiffusionPipeline", "diffusers==0.35.2", "site-packages/diffusers/__init__.py"]
+)
+def test_the_library_a_paste_names_answers_for_its_copy(named: str) -> None:
+    ours = _entry("ours", "src/transformers/modeling_utils.py")
+    result = _matcher(ours, DIFFUSERS_COPY).match(f"{named}\n{PASTE}")
+    assert result.status == "matched" and result.matches[0].id == "theirs"
+
+
+def test_a_library_named_in_prose_is_not_named() -> None:
+    assert named_libraries("I have two datasets and want to accelerate training with torch") == frozenset()
+    assert named_libraries("import torch\nfrom peft import LoraConfig; datasets.load_dataset") == {
+        "torch",
+        "peft",
+        "datasets",
+    }
+
+
+def test_a_frame_in_a_copy_picks_its_library() -> None:
+    ours = _entry("ours", "src/transformers/modeling_utils.py")
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.11/site-packages/diffusers/utils/core.py", line 5, in check\n'
+        "    raise ValueError(\n"
+        f"{PASTE}"
+    )
+    result = _matcher(ours, DIFFUSERS_COPY).match(paste)
+    assert result.matches[0].id == "theirs"
+
+
+def test_copies_of_libraries_not_in_the_preference_fold_in_path_order() -> None:
+    first = _copy_in("example/first", "src/first/core.py", "first")
+    second = _copy_in("example/second", "src/second/core.py", "second")
+    result = _matcher(second, first).match(PASTE)
+    assert result.status == "matched" and result.matches[0].id == "first"
+    assert set(result.matches[0].member_ids) == {"first", "second"}
+
+
+def test_two_libraries_wording_one_check_alike_rank_the_preferred_first() -> None:
+    # Two causes (their texts go on differently) of equal rank on a paste of their common start: the
+    # preferred library first, although the id order says otherwise.
+    common = "is not a local folder and is not a valid model identifier listed on the Hub or on this disk."
+    ours = _entry("z-ours", "src/transformers/utils/hub.py", f"{{path}} {common} Log in first.")
+    theirs = _copy_in("huggingface/diffusers", "src/diffusers/configuration_utils.py", "a-theirs",
+                      f"{{name}} {common} See the docs.")  # fmt: skip
+    result = _matcher(theirs, ours).match(f"ValueError: gpt9 {common}")
+    assert [m.id for m in result.matches] == ["z-ours", "a-theirs"]
+    assert result.matches[0].rank == result.matches[1].rank

@@ -26,8 +26,9 @@ async def add_ambiguous_records(sim: Sim, tmp_path: Path) -> None:
     path = tmp_path / "ambiguous.jsonl"
     records = [
         make_record(id="amb1", slug="amb-a", filePath="src/lib/a.py", lineNumber=10),
-        # Another library raising the same words: a second cause (copies within one library fold).
-        make_record(id="amb2", slug="amb-b", repo="example/other", filePath="src/lib/b.py", lineNumber=20),
+        # A record of no repository (a curated one) with the same words: a second cause (copies within
+        # one library fold, and so do those of two libraries, into the preferred library's answer).
+        make_record(id="amb2", slug="amb-b", repo=None, filePath="src/lib/b.py", lineNumber=20),
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     await import_paths(sim.services.db, [path])
