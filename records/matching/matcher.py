@@ -60,10 +60,13 @@ from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ce
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
-# Templates scored per error. 24 sufficed for transformers alone; with the libraries around it (three
-# times the templates, many sharing its words) the real set's right answer fell to places 25-40 for
-# 2 of its 198 shipped positives (``make eval``: 187/198 at 24, 188 at 32, 189 at 40, as before).
+# Templates scored for a paste's primary error. 24 sufficed for transformers alone; with the libraries
+# around it (three times the templates, many sharing its words) the real set's right answer fell to
+# places 25-40 for 2 of its 198 shipped positives (``make eval``: 187/198 at 24, 188 at 32, 189 at 40).
 CANDIDATES = 40
+# For the paste's other errors and fragments, tried only when the primary is not matched: 40 there too
+# made real pastes a third slower (4.1 -> 5.5 ms) and answered none more.
+FALLBACK_CANDIDATES = 24
 TRIED_OTHERS, TRIED_FRAGMENTS = 12, 12  # errors of one paste tried beside its primary
 MAX_NAMED_CHARS = 64_000  # the paste's tail searched for model class names (extraction's limit)
 MAX_QUERY_CHARS = 500
@@ -181,7 +184,8 @@ class Matcher:
         names = named_models(text[-MAX_NAMED_CHARS:])
         fallback: MatchResult | None = None
         for error in ordered:
-            result = self._match_error(error, extraction, names, text[-MAX_NAMED_CHARS:])
+            limit = CANDIDATES if error is extraction.primary else FALLBACK_CANDIDATES
+            result = self._match_error(error, extraction, names, text[-MAX_NAMED_CHARS:], limit)
             if result.status == "matched":
                 return result
             if fallback is None or _rank(result.status) > _rank(fallback.status):
@@ -196,6 +200,8 @@ class Matcher:
         versions: Mapping[str, str] | None = None,
         names: frozenset[str] = frozenset(),
         paste: str = "",
+        *,
+        limit: int = CANDIDATES,
     ) -> list[Match]:
         """Return every answer for one extracted error, best first (no status decision).
 
@@ -205,7 +211,7 @@ class Matcher:
         """
         hint = _hint(error, libraries)
         groups: dict[str, _Group] = {}
-        found = self._candidates(error)
+        found = self._candidates(error, limit)
         for candidate, items in zip(found, self._scored(found, error, hint, paste), strict=True):
             for item in items:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
@@ -261,9 +267,9 @@ class Matcher:
         """Return the templates scored for one extracted error (for the evaluation's miss causes)."""
         return self._candidates(error)
 
-    def _candidates(self, error: ExtractedError) -> list[Candidate]:
-        """Return the templates the message's words find, then those raised at the raising frame's line."""
-        found = self.index.candidates(error.message, CANDIDATES)
+    def _candidates(self, error: ExtractedError, limit: int = CANDIDATES) -> list[Candidate]:
+        """Return up to ``limit`` templates the message's words find, then those raised at the raising frame's line."""
+        found = self.index.candidates(error.message, limit)
         frame = error.raising_frame
         if frame is not None and frame.line is not None:
             name = frame.path.rpartition("/")[2]
@@ -292,9 +298,10 @@ class Matcher:
         return sorted(_one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
 
     def _match_error(
-        self, error: ExtractedError, extraction: Extraction, names: frozenset[str], paste: str
+        self, error: ExtractedError, extraction: Extraction, names: frozenset[str], paste: str, limit: int
     ) -> MatchResult:
-        answers = self.score_error(error, frozenset(extraction.libraries), extraction.versions, names, paste)
+        libraries = frozenset(extraction.libraries)
+        answers = self.score_error(error, libraries, extraction.versions, names, paste, limit=limit)
         status, shown = self._decide(error, extraction, answers)
         return MatchResult(status, tuple(shown), extraction, error)
 
