@@ -26,7 +26,7 @@ from bot.embeds.text import (
     numbered,
     safe_markdown,
 )
-from bot.render.reply import ReplyParts, location, not_raised_later_note, or_list, reply_parts, source_excerpt
+from bot.render.reply import ReplyParts, location, not_raised_later_note, reply_parts, source_excerpt
 from records.matching import Match
 from records.model import Record
 from records.titles import title
@@ -161,11 +161,11 @@ def _versions_field(embed: discord.Embed, parts: ReplyParts) -> None:
         if parts.traceback_matches:
             notes.append(f"Your traceback matches {parts.traceback_matches} (its raising line).")
         if parts.not_raised_later:
-            notes.append(not_raised_later_note(parts.not_raised_later))
+            notes.append(not_raised_later_note(parts.not_raised_later, parts.library))
         add_field(embed, "Versions that raise it", clip("\n".join(notes), FIELD_VALUE))
     elif parts.not_raised:
         written = f"; this record was written for {inline_code(parts.written_for, 60)}" if parts.written_for else ""
-        add_field(embed, "Versions", clip(f"Not raised by {or_list(parts.not_raised)}{written}.", FIELD_VALUE))
+        add_field(embed, "Versions", clip(f"Not raised by {parts.not_raised_text}{written}.", FIELD_VALUE))
 
 
 def _quote(text: str) -> str:

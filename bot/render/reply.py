@@ -68,6 +68,11 @@ class ReplyParts:
         return f"{self.library} {', '.join(self.versions)}" if self.library else ", ".join(self.versions)
 
     @property
+    def not_raised_text(self) -> str:
+        """The shipped versions that do not raise it, after their library's name ("accelerate 1.15.0 or 1.10.1")."""
+        return f"{self.library} {or_list(self.not_raised)}" if self.library else or_list(self.not_raised)
+
+    @property
     def has_explanation(self) -> bool:
         """Whether any explanation section (meaning, fixes, example, when) has text."""
         when = (self.condition, self.comment, self.trigger, self.situations)
@@ -223,10 +228,11 @@ def _library(record: Record) -> str | None:
     return library_of_repo(record.repo) if record.repo else None
 
 
-def not_raised_later_note(later: Sequence[str]) -> str:
-    """Say that the newer shipped versions ``later`` do not raise the message as it is (see later_without)."""
+def not_raised_later_note(later: Sequence[str], library: str | None = None) -> str:
+    """Say that the newer shipped versions ``later`` of ``library`` do not raise the message as is (later_without)."""
+    named = f"{library} {or_list(later)}" if library else or_list(later)
     return (
-        f"Not raised as is by {or_list(later)}, which {'is' if len(later) == 1 else 'are'} newer: the check was "
+        f"Not raised as is by {named}, which {'is' if len(later) == 1 else 'are'} newer: the check was "
         "reworded, moved or removed there, so upgrading changes this error or ends it."
     )
 

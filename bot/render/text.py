@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.render.reply import ReplyParts, location, not_raised_later_note, or_list, reply_parts
+from bot.render.reply import ReplyParts, location, not_raised_later_note, reply_parts
 from records.matching import Match
 from records.model import Record
 from records.titles import title
@@ -80,10 +80,10 @@ def _evidence(parts: ReplyParts, repo: str | None) -> list[str]:
         if parts.traceback_matches:
             lines.append(f"Your traceback matches {parts.traceback_matches} (its raising line).")
         if parts.not_raised_later:
-            lines.append(not_raised_later_note(parts.not_raised_later))
+            lines.append(not_raised_later_note(parts.not_raised_later, parts.library))
     elif parts.not_raised:
         written = f" (this record was written for {parts.written_for})" if parts.written_for else ""
-        lines.append(f"Not raised by {or_list(parts.not_raised)}{written}.")
+        lines.append(f"Not raised by {parts.not_raised_text}{written}.")
     if parts.score is not None:
         why = f": {'; '.join(parts.why)}" if parts.why else ""
         lines.append(f"Matched with score {parts.score:.0f}/100{why}.")

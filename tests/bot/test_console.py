@@ -134,7 +134,7 @@ async def test_a_curated_record_no_shipped_version_raises(engine: Engine) -> Non
     engine.shipped = {"huggingface/transformers": ("5.24.0", "4.57.6")}
     printed = await run(engine, CACHE + "\n")
     flat = " ".join(printed.replace("│", " ").split())
-    assert "Not raised by 5.24.0 or 4.57.6; this record was written for `a597f97485`." in flat
+    assert "Not raised by transformers 5.24.0 or 4.57.6; this record was written for `a597f97485`." in flat
 
 
 class TwoCandidates:

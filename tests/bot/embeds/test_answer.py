@@ -184,3 +184,13 @@ def test_generated_when_and_meaning_read_as_prose_in_the_embed_and_the_text() ->
     assert "What it means\n  `QianfanOCRProcessor(...)`" in text
     assert "Raised when" not in text + when
     assert "Comment beside the raise" not in text
+
+
+def test_the_versions_that_do_not_raise_it_name_the_library_too() -> None:
+    # Several libraries ship now: "1.15.0" alone would not say whose release it is.
+    curated = CURATED.model_copy(update={"repo": "huggingface/accelerate"})
+    fields = fields_of(answer_embed(curated, match(curated.id, versions=()), shipped=("1.15.0", "1.10.1")))
+    assert fields["Versions"] == "Not raised by accelerate 1.15.0 or 1.10.1."
+    mined = MINED.model_copy(update={"repo": "huggingface/transformers"})
+    fields = fields_of(answer_embed(mined, match(mined.id, versions=("4.57.6",)), shipped=("5.24.0", "4.57.6")))
+    assert fields["Versions that raise it"].startswith("transformers 4.57.6\nNot raised as is by transformers 5.24.0,")
