@@ -54,8 +54,8 @@ def main() -> int:
     print(f"{'library':24} {'mined':>7} {'sites':>7} {'curated':>7}  releases")
     for library, mined, sites, curated, releases in rows:
         print(f"{library:24} {mined:7d} {sites:7d} {curated:7d}  {releases}")
-    totals = [sum(row[k] for row in rows) for k in (1, 2, 3)]
-    print(f"{'all':24} {totals[0]:7d} {totals[1]:7d} {totals[2]:7d}")
+    mined, sites, curated = (sum(row[1] for row in rows), sum(row[2] for row in rows), sum(row[3] for row in rows))
+    print(f"{'all':24} {mined:7d} {sites:7d} {curated:7d}")
     size = data_megabytes()
     verdict = "ok" if size <= BUDGET_MB else "MISSED"
     print(f"records/data: {size:.1f} MB  [{verdict} <= {BUDGET_MB:.0f} MB]")
