@@ -51,7 +51,8 @@ def shipped_versions(
     found: dict[str, set[str]] = {repo: set(versions) for repo, versions in (known or {}).items()}
     for entry in entries:
         if not entry.curated and entry.repo and entry.library_version:
-            found.setdefault(entry.repo, set()).add(entry.library_version)
+            found.setdefault(entry.repo, set()).update(release for release, _ in entry.version_lines)
+            found[entry.repo].add(entry.library_version)
     return {repo: tuple(sorted(versions, key=version_key, reverse=True)) for repo, versions in found.items()}
 
 
@@ -124,6 +125,8 @@ class Engine:
             fresh += [e async for e in triage.example_entries()]
             dropped = [i for i in await triage.removed_example_ids() if index.get(i) is not None]
             changed = [e for e in fresh if index.get(e.id) != e]
+            # A site's record of several releases replaces that site's per-release ones in the store.
+            dropped += [old for e in changed for old in index.superseded_by(e)]
             await self.update_index(removed=dropped, added=changed)
             if changed:
                 self.shipped = shipped_versions(changed, self.shipped)
@@ -198,6 +201,8 @@ class Engine:
         records = await self.records.get_many(sorted(ids))
         for match in result.matches:
             shown, located = records.get(match.id), records.get(match.location_id)
+            if located is not None:  # a site of several releases: where the release the answer names raises it
+                located = located.at_version(match.located_version)
             if shown is not None and located is not None:
-                records[match.id] = merge_site(shown, located)
+                records[match.id] = located if shown.id == located.id else merge_site(shown, located)
         return Answer(result, records, self.shipped)

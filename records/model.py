@@ -34,6 +34,26 @@ MINED: Origin = "mined"
 
 Text = Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)]
 TextList = Annotated[list[Text], Field(max_length=MAX_LIST_ITEMS)]
+Line = Annotated[StrictInt, Field(ge=0)]
+
+
+class SiteVersion(BaseModel):
+    """Where one release raises a mined record's error: its line, source window and pinned link.
+
+    ``source_code`` is only given when it differs from the record's own (that of its newest release).
+    """
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True, hide_input_in_errors=True
+    )
+
+    version: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    line_number: Line | None = None
+    source_code_start: Line | None = None
+    source_code_end: Line | None = None
+    github_url: Text | None = None
+    analyzed_sha: Text | None = None
+    source_code: Text | None = None
 
 
 class Record(BaseModel):
@@ -87,6 +107,11 @@ class Record(BaseModel):
     # Provenance: the wire names of the fields whose text the miner generated (not written by a person),
     # so a curated value always wins over them and a reviewer can tell the two apart.
     generated: TextList = Field(default_factory=list)
+    # A raise site mined from several releases: one record, the newest release's location at the top
+    # level, and every release that raises it here, newest first (the first is the top level's).
+    versions: Annotated[list[SiteVersion], Field(max_length=MAX_LIST_ITEMS)] = Field(default_factory=list)
+    first_version: Text | None = None
+    last_version: Text | None = None
 
     @field_validator("schema_version")
     @classmethod
@@ -103,6 +128,38 @@ class Record(BaseModel):
         if unknown:
             raise ValueError(f"not a field the miner generates: {', '.join(unknown)}")
         return value
+
+    @field_validator("versions")
+    @classmethod
+    def _distinct_versions(cls, value: list[SiteVersion]) -> list[SiteVersion]:
+        names = [v.version for v in value]
+        if len(set(names)) != len(names):
+            raise ValueError(
+                f"a release is listed twice: {', '.join(sorted({n for n in names if names.count(n) > 1}))}"
+            )
+        return value
+
+    def at_version(self, version: str | None) -> Record:
+        """Return the record located where ``version`` raises it (itself for its newest or an unknown one)."""
+        site = next((v for v in self.versions if v.version == version), None)
+        if site is None or version == self.library_version:
+            return self
+        update = {
+            "library_version": site.version,
+            "line_number": site.line_number,
+            "source_code_start": site.source_code_start,
+            "source_code_end": site.source_code_end,
+            "github_url": site.github_url,
+            "analyzed_sha": site.analyzed_sha,
+        }
+        if site.source_code is not None:
+            update["source_code"] = site.source_code
+        return self.model_copy(update=update)
+
+    @property
+    def version_lines(self) -> tuple[tuple[str, int], ...]:
+        """Return (release, raising line) of every release but the newest, as the index posts them."""
+        return tuple((v.version, v.line_number) for v in self.versions[1:] if v.line_number is not None)
 
     def to_wire(self) -> dict[str, Any]:
         """Return the record in its published camelCase JSON form, extra fields included."""

@@ -93,13 +93,15 @@ async def import_paths(
             )
             if report.updated:  # still holding the import lock: the next import finds it done
                 await import_publish.merge(db)
+            report.retired = await repo.retire_superseded()
     log.info(
-        "import %s: %d added, %d updated, %d unchanged, %d rejected",
+        "import %s: %d added, %d updated, %d unchanged, %d rejected, %d per-release records retired",
         source,
         report.added,
         report.updated,
         report.unchanged,
         report.rejected,
+        report.retired,
     )
     return report
 

@@ -67,6 +67,7 @@ class ImportReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)  # imported, but something will not work as written
     dataset_version: str | None = None
     run_id: int | None = None
+    retired: int = 0  # per-release records replaced by their site's record (``retire_superseded``)
 
     @property
     def rejected(self) -> int:

@@ -34,6 +34,10 @@ _UPSERT = "INSERT INTO {table} AS records ({columns}) VALUES ({marks}){conflict}
 # SQLite's default limit on bound parameters is 32766; stay far below it.
 _LOOKUP_CHUNK = 900
 _ENTRY_CHUNK = 4096  # rows per fetch when loading the index
+# How many releases a stored record lists (0 for a record of one release, or of before releases were listed).
+_RELEASES = "coalesce(json_array_length(data, '$.versions'), 0)"
+# The tables naming a record by its id (replies keep the ids they showed: a record of the past).
+_NAMING_RECORDS = ("votes", "triage_groups", "triage_samples", "triage_examples")
 
 
 def utc_now() -> str:
@@ -127,7 +131,7 @@ class RecordRepository:
         """Yield what the matching index needs of each record (optionally only those changed since)."""
         sql = (
             "SELECT id, error_message, error_class, message_pattern, file_path, line_number, repo, origin, "
-            "library_version FROM records"
+            "library_version, json_extract(data, '$.versions') AS versions FROM records"
         )
         params: tuple[str, ...] = ()
         if updated_since is not None:
@@ -141,6 +145,37 @@ class RecordRepository:
             while rows := await cursor.fetchmany(_ENTRY_CHUNK):
                 for row in rows:
                     yield _index_entry(row)
+
+    async def retire_superseded(self) -> int:
+        """Replace the per-release mined records of each site that now has one record of several releases.
+
+        Record sets shipped before ``records.mining.ranges`` held a record per site and release; their
+        sites now come as one record listing every release. Once such a record is in, the older ones of
+        its site (same repository, file, class and message; no ``versions``) are deleted, and the votes,
+        triage links, samples and examples that named them name the new record. One transaction;
+        returns how many records were retired (0 when the database holds none, at the cost of one read).
+        """
+        probe = await self._db.fetch_one(
+            f"SELECT (SELECT 1 FROM records WHERE origin = 'mined' AND library_version IS NOT NULL "
+            f"AND {_RELEASES} = 0 LIMIT 1) AS old, (SELECT 1 FROM records WHERE {_RELEASES} > 0 LIMIT 1) AS ranged"
+        )
+        if probe is None or not (probe["old"] and probe["ranged"]):
+            return 0
+        rows = await self._db.fetch(
+            f"SELECT id, repo, file_path, error_class, error_message, {_RELEASES} AS ranged "
+            "FROM records WHERE origin = 'mined'"
+        )
+        site_of: dict[tuple[Any, ...], str] = {}
+        for row in rows:
+            if row["ranged"]:
+                site_of.setdefault(_site_key(row), row["id"])
+        retired = [(site_of[_site_key(r)], r["id"]) for r in rows if not r["ranged"] and _site_key(r) in site_of]
+        if retired:
+            async with self._db.transaction() as conn:
+                for table in _NAMING_RECORDS:  # OR IGNORE: a second old record of a site names it already
+                    await conn.executemany(f"UPDATE OR IGNORE {table} SET record_id = ? WHERE record_id = ?", retired)
+                await conn.executemany("DELETE FROM records WHERE id = ?", [(old,) for _, old in retired])
+        return len(retired)
 
     async def index_revision(self) -> tuple[str | None, str]:
         """Return the newest ``updated_at`` and the revision of what the index is built from, in one read.
@@ -291,5 +326,21 @@ def _index_entry(row: Row) -> IndexEntry:
             repo=row["repo"],
             curated=row["origin"] != MINED,
             library_version=row["library_version"],
+            version_lines=_version_lines(row["versions"]),
         )
     )
+
+
+def _version_lines(versions: str | None) -> tuple[tuple[str, int], ...]:
+    """Return (release, line) of each release but the newest from a record's ``versions`` (JSON text)."""
+    if not versions:
+        return ()
+    return tuple(
+        (str(item["version"]), int(item["lineNumber"]))
+        for item in json.loads(versions)[1:]
+        if item.get("lineNumber") is not None
+    )
+
+
+def _site_key(row: Row) -> tuple[Any, ...]:
+    return row["repo"], row["file_path"], row["error_class"], row["error_message"]

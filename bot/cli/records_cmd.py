@@ -81,6 +81,8 @@ def _print_import(report: ImportReport) -> None:
     )
     if not report.changed_anything:
         summary += " (nothing changed)"
+    if report.retired:  # a database of per-release records, meeting the record of several releases
+        summary += f"; {report.retired} per-release records replaced by their site's record"
     print(summary)
 
 

@@ -89,6 +89,8 @@ class IndexEntry(NamedTuple):
     library_version: str | None = None
     # An example (a paste a maintainer linked in triage) stands for the record it was linked to.
     alias_of: str | None = None
+    # A site of several releases: (release, raising line) of each but the newest (``Record.versions``).
+    version_lines: tuple[tuple[str, int], ...] = ()
 
     @property
     def record_id(self) -> str:
@@ -109,8 +111,22 @@ class IndexEntry(NamedTuple):
                 repo=record.repo,
                 curated=not record.is_mined,
                 library_version=record.library_version,
+                version_lines=record.version_lines,
             )
         )
+
+    def releases(self) -> list[IndexEntry]:
+        """Return the entry as each release raising it has it: itself (the newest), then one per older release.
+
+        The matcher compares a paste's raising line with each release's line and names the releases
+        whose line agrees; the copies share the record's id, so they answer as the one record.
+        """
+        if not self.version_lines:
+            return [self]
+        return [
+            self,
+            *(self._replace(library_version=v, line_number=line, version_lines=()) for v, line in self.version_lines),
+        ]
 
 
 @dataclass(slots=True)
@@ -192,6 +208,7 @@ def intern_entry(entry: IndexEntry) -> IndexEntry:
         curated=entry.curated,
         library_version=_intern(entry.library_version),
         alias_of=entry.alias_of,
+        version_lines=tuple((sys.intern(v), line) for v, line in entry.version_lines),
     )
 
 
@@ -283,6 +300,22 @@ class MatchIndex:
         del self._group_of_text[group.text]
         self._groups[slot] = None
 
+    def superseded_by(self, entry: IndexEntry) -> list[str]:
+        """Return the ids of the per-release mined entries a site entry of several releases replaces.
+
+        Those are of the same repository, file, class and message, mined, with no release lines of
+        their own (the store deletes them when the site record arrives: ``retire_superseded``).
+        """
+        slot = self._group_of_text.get(entry.error_message)
+        group = self._groups[slot] if slot is not None else None
+        if group is None or not entry.version_lines:
+            return []
+        same = (entry.repo, entry.file_path, entry.error_class)
+        stale = (m.id for m in group.members if m.id != entry.id and (m.repo, m.file_path, m.error_class) == same)
+        return [
+            i for i in dict.fromkeys(stale) if (e := self._entry_of_id.get(i)) and not e.curated and not e.version_lines
+        ]
+
     def candidates(self, message: str, limit: int = 40) -> list[Candidate]:
         """Return up to ``limit`` templates whose rare words the message contains, best covered first.
 
@@ -363,14 +396,15 @@ class MatchIndex:
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
-        group.members.append(entry)
+        group.members.extend(entry.releases())
         if entry.curated and entry.line_number is None:
             self._unlocated_curated[slot] = 1
         if self._file_names[slot] != name:
             self._file_names[slot] = MIXED_FILES  # never set back: a stale mix only costs a closer look
         self._entry_of_id[entry.id] = entry
-        if entry.file_path and entry.line_number is not None:
-            self._at_line.setdefault((entry.file_path.rpartition("/")[2], entry.line_number), set()).add(slot)
+        if entry.file_path:
+            for line in _lines(entry):
+                self._at_line.setdefault((entry.file_path.rpartition("/")[2], line), set()).add(slot)
         return slot
 
     def _attach_saved(self, entries: Sequence[IndexEntry], slots: Sequence[int], texts: Sequence[str]) -> None:
@@ -396,11 +430,12 @@ class MatchIndex:
                 raise ValueError(f"entry {entry.id} takes slot {slot} before slot {opened} was opened")
             elif names[slot] != name:
                 names[slot] = MIXED_FILES
-            groups[slot].members.append(entry)
+            groups[slot].members.extend(entry.releases())
             if entry.curated and line is None:
                 unlocated[slot] = 1
-            if path and line is not None:
-                at_line.setdefault((name, line), set()).add(slot)
+            if path:
+                for raised_at in _lines(entry):
+                    at_line.setdefault((name, raised_at), set()).add(slot)
         if opened != len(texts) or len(self._group_of_text) != len(texts):
             raise ValueError("the entries do not fill the listed templates once each")
         self._entry_of_id = {entry.id: entry for entry in entries}
@@ -428,6 +463,12 @@ class MatchIndex:
 
     def _weight(self, word: str) -> float:
         return math.log(1 + len(self._group_of_text) / (1 + self._df[word]))
+
+
+def _lines(entry: IndexEntry) -> list[int]:
+    """Return the lines an entry's releases raise it at (the newest's first)."""
+    first = [entry.line_number] if entry.line_number is not None else []
+    return first + [line for _, line in entry.version_lines]
 
 
 def _view(posting: array[int]) -> npt.NDArray[np.uint32]:

@@ -125,6 +125,7 @@ class Match:
     rank: float = 0.0  # unclamped score used for ordering; not shown
     other_files: tuple[str, ...] = ()  # files raising the same check, folded into this answer
     line_versions: tuple[str, ...] = ()  # versions whose raise line is the paste's raising line, newest first
+    located_version: str | None = None  # the release whose line ``line_number`` is (a site of several releases)
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +407,7 @@ def _search_match(members: list[IndexEntry], score: float) -> Match:
         file_path=located.file_path, line_number=located.line_number, location_id=located.record_id,
         versions=tuple(dict.fromkeys(m.library_version for m in reversed(mined) if m.library_version)),
         why=("words of the query",), member_ids=tuple(dict.fromkeys(m.record_id for m in members)), rank=score,
+        located_version=located.library_version,
     )  # fmt: skip
 
 
@@ -572,6 +574,7 @@ def _located_at(answer: Match, others: list[Match]) -> Match:
         location_id=located.location_id,
         versions=located.versions,
         line_versions=located.line_versions,
+        located_version=located.located_version,
     )
 
 
@@ -607,6 +610,7 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
         member_ids=tuple(dict.fromkeys(m.entry.record_id for m in members)),
         rank=best.rank,
         line_versions=on_the_line,
+        located_version=located.entry.library_version,
     )
 
 

@@ -157,7 +157,8 @@ def entries(index: MatchIndex) -> list[IndexEntry]:
 
 def _state(index: MatchIndex) -> dict[str, Any]:
     groups = [group for group in index._groups if group is not None]
-    if len(groups) != len(index._groups) or sum(len(g.members) for g in groups) != len(index._entry_of_id):
+    releases = sum(1 + len(entry.version_lines) for entry in index._entry_of_id.values())  # ``IndexEntry.releases``
+    if len(groups) != len(index._groups) or sum(len(g.members) for g in groups) != releases:
         raise ValueError("only a freshly built index can be saved (this one was changed after its build)")
     slot_of = index._group_of_text
     listed = entries(index)
@@ -230,5 +231,10 @@ def _entries(saved: dict[str, Any], messages: list[str]) -> list[IndexEntry]:
     """Return the saved entries, in the order the build attached them."""
     columns = {name: _values(name, saved[name]) for name in _FIELDS}
     columns["error_message"] = messages
+    # JSON gives lists; the entry holds tuples of (release, line), releases interned as intern_entry does.
+    columns["version_lines"] = [
+        tuple((sys.intern(str(v)), int(line)) for v, line in lines) if lines else ()
+        for lines in columns["version_lines"]
+    ]
     # Positional arguments in the fields' order: keyword arguments cost a third of a load.
     return list(starmap(IndexEntry, zip(*(columns[name] for name in _ALL_FIELDS), strict=True)))

@@ -145,4 +145,8 @@ def write_records(records: Iterable[Record], out: Path) -> None:
 def _record_line(record: Record) -> str:
     """Return one record as canonical JSON, leaving out fields that are unset (None)."""
     wire = {key: value for key, value in record.to_wire().items() if value is not None}
+    if wire.get("versions"):  # a site of several releases: each release's unset fields left out too
+        wire["versions"] = [{k: v for k, v in item.items() if v is not None} for item in wire["versions"]]
+    else:
+        wire.pop("versions", None)
     return json.dumps(wire, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -176,3 +176,29 @@ async def test_a_damaged_saved_index_is_rebuilt_and_saved_again(db: Database) ->
     assert (await engine.answer("RuntimeError: assisted decoding requires a cache")).result.status == "matched"
     _, revision = await engine.records.index_revision()
     assert persist.load(path, revision) is not None
+
+
+async def test_a_reload_drops_the_per_release_records_a_site_record_replaces(db: Database, tmp_path: Path) -> None:
+    def release(record_id: str, version: str, line: int, **extra: object) -> dict[str, object]:
+        return make_record(id=record_id, origin="mined", libraryVersion=version, lineNumber=line,
+                           repo="huggingface/transformers", filePath="src/transformers/core.py", **extra)  # fmt: skip
+
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps(release("r524", "5.24.0", 10)) + "\n" + json.dumps(release("r457", "4.57.6", 30)) + "\n")
+    await import_paths(db, [old])
+    engine = await Engine.load(db)
+    site = tmp_path / "site.jsonl"
+    versions = [{"version": "5.24.0", "lineNumber": 10}, {"version": "4.57.6", "lineNumber": 30,
+                 "githubUrl": "https://github.com/huggingface/transformers/blob/v4.57.6/src/transformers/core.py#L22-L38"}]  # fmt: skip
+    site.write_text(json.dumps(release("site1", "5.24.0", 10, versions=versions)) + "\n")
+    assert (await import_paths(db, [site])).retired == 2
+    await engine.reload()
+    assert engine.record_count == 1 and engine.matcher.index.get("r457") is None
+    paste = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/transformers/core.py", '
+        "line 30, in f\nValueError: something went wrong with foo"
+    )
+    answer = await engine.answer(paste)
+    assert answer.result.matches[0].located_version == "4.57.6"
+    record = answer.record("site1")  # shown where the release the traceback matches raises it
+    assert record is not None and record.line_number == 30 and "/blob/v4.57.6/" in (record.github_url or "")

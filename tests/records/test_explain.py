@@ -9,7 +9,7 @@ import pytest
 
 from records.merge import merge_site
 from records.mining import mine_tree
-from records.mining.versions import fold_versions, version_sentence
+from records.mining.versions import version_sentence
 from records.model import Record
 from tests.conftest import make_record, mine_sources, record_starting
 
@@ -257,7 +257,7 @@ def test_generated_round_trips_through_the_wire_form() -> None:
     assert Record.model_validate(record.to_wire()).generated == ["solutions"]
 
 
-# --- versions: the second pass over both releases ------------------------------------------------
+# --- versions: which shipped releases raise it ------------------------------------------------
 
 
 def test_version_sentence_only_when_the_releases_differ() -> None:
@@ -266,17 +266,6 @@ def test_version_sentence_only_when_the_releases_differ() -> None:
         "Of the shipped transformers versions (4.57.6, 5.24.0), only 5.24.0 raises this error; "
         "4.57.6 has no raise with this message."
     )
-
-
-def test_fold_versions_is_idempotent() -> None:
-    def mined(rid: str, version: str, message: str) -> Record:
-        return Record.model_validate(make_record(id=rid, errorMessage=message, libraryVersion=version, origin="mined"))
-
-    sets = {"5.0": [mined("a", "5.0", "both"), mined("b", "5.0", "new")], "4.0": [mined("c", "4.0", "both")]}
-    once = fold_versions(sets)
-    assert [r.common_situations is None for r in once["5.0"]] == [True, False]
-    assert once["5.0"][1].generated == ["commonSituations"]
-    assert fold_versions(once) == once
 
 
 def test_the_pad_token_error_says_which_config_field_to_set(tmp_path: Path) -> None:

@@ -86,3 +86,27 @@ def test_is_mined_tells_a_mined_record_from_a_curated_one(origin: str | None, mi
 def test_an_origin_other_than_curated_or_mined_is_refused_by_name() -> None:
     with pytest.raises(ValidationError, match=r"origin\n  Input should be 'curated' or 'mined'"):
         Record.model_validate(make_record(origin="scraped"))
+
+
+def test_a_release_listed_twice_is_refused_by_name() -> None:
+    versions = [{"version": "5.24.0", "lineNumber": 3}, {"version": "5.24.0", "lineNumber": 9}]
+    with pytest.raises(ValidationError, match=r"a release is listed twice: 5\.24\.0"):
+        Record.model_validate(make_record(versions=versions))
+    with pytest.raises(ValidationError, match=r"versions\.0\.lineNumber"):
+        Record.model_validate(make_record(versions=[{"version": "5.24.0", "lineNumber": -1}]))
+    with pytest.raises(ValidationError, match=r"versions\.0\.line"):
+        Record.model_validate(make_record(versions=[{"version": "5.24.0", "line": 3}]))  # an unknown field
+
+
+def test_a_record_located_at_one_of_its_releases() -> None:
+    versions = [{"version": "5.24.0", "lineNumber": 3}, {"version": "4.57.6", "lineNumber": 9, "sourceCode": "x\n"}]
+    record = Record.model_validate(
+        make_record(libraryVersion="5.24.0", lineNumber=3, sourceCode="y\n", versions=versions)
+    )
+    older = record.at_version("4.57.6")
+    assert (older.line_number, older.library_version, older.source_code, older.id) == (9, "4.57.6", "x\n", record.id)
+    assert (
+        record.at_version("5.24.0") is record
+        and record.at_version("3.0.0") is record
+        and record.at_version(None) is record
+    )

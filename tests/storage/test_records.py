@@ -9,6 +9,7 @@ from records.triage import Observation, PasteOrigin, TriageLimits
 from storage.database import Database
 from storage.importer import import_paths
 from storage.records import RecordRepository
+from storage.replies import ReplyRepository
 from storage.triage import TriageRepository
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
 
@@ -73,3 +74,32 @@ def _observation() -> Observation:
 
 def _origin() -> PasteOrigin:
     return PasteOrigin(channel_id=10, author_id=1, guild_id=100, message_id=1000)
+
+
+def _release(version: str, line: int, record_id: str) -> dict[str, object]:
+    return make_record(id=record_id, origin="mined", libraryVersion=version, lineNumber=line,
+                       repo="huggingface/transformers", filePath="src/transformers/core.py")  # fmt: skip
+
+
+async def test_a_site_record_of_several_releases_retires_the_per_release_ones(
+    db: Database, write_jsonl: Callable[..., Path]
+) -> None:
+    # A database filled before sites carried their releases: one record per site and release.
+    old = write_jsonl([_release("5.24.0", 100, "new524"), _release("4.57.6", 120, "old457")], "old.jsonl")
+    assert (await import_paths(db, [old])).retired == 0
+    replies = ReplyRepository(db)
+    await replies.vote(reply_id=1, user_id=7, record_id="old457", helpful=True, guild_id=None)
+    await replies.vote(reply_id=2, user_id=8, record_id="new524", helpful=False, guild_id=None)
+    site = _release("5.24.0", 100, "site1") | {
+        "versions": [{"version": "5.24.0", "lineNumber": 100}, {"version": "4.57.6", "lineNumber": 120}]
+    }
+    report = await import_paths(db, [write_jsonl([site], "site.jsonl")])
+    assert (report.added, report.retired) == (1, 2)
+    repo = RecordRepository(db)
+    assert [s.id for s in await repo.summaries()] == ["site1"]
+    entries = [e async for e in repo.index_entries()]
+    assert [(e.id, e.version_lines) for e in entries] == [("site1", (("4.57.6", 120),))]
+    counts = await replies.vote_count("site1")  # the votes on both old records now count for the site
+    assert (counts.helpful, counts.not_helpful) == (1, 1)
+    again = await import_paths(db, [write_jsonl([site], "site.jsonl")])
+    assert again.retired == 0  # nothing left to retire
