@@ -196,6 +196,8 @@ class RaisedScorer:
         self.versions_at: dict[tuple[str | None, int | None], set[str | None]] = {}
         for r in records:
             self.versions_at.setdefault((r.file_path, r.line_number), set()).add(r.library_version)
+            for release, line in r.version_lines:  # a site of several releases: each one's line
+                self.versions_at.setdefault((r.file_path, line), set()).add(release)
 
     def _shipped(self, case: dict[str, Any]) -> bool:
         """Tell whether a shipped record sits at the case's raise site (in any version, a line or two off)."""
@@ -215,8 +217,7 @@ class RaisedScorer:
         line = _raising_line(result.extraction, case["filePath"])
         # The line says which version raised it when that version, and no other, has a record there.
         if self.versions_at.get((case["filePath"], line)) == {case["version"]}:
-            located = matcher.index.get(best.location_id) if best is not None else None
-            version_ok = located is not None and located.library_version == case["version"]
+            version_ok = best is not None and best.located_version == case["version"]
             tally.count("version right", right and version_ok)
             right = right and version_ok
         tally.top1 += right

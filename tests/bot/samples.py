@@ -23,7 +23,7 @@ CURATED = Record(
     github_url="https://github.com/huggingface/transformers/blob/abc/src/transformers/generation/utils.py#L1581",
 )
 MINED = Record(
-    id="00802f7e0ebe07d2",
+    id="766d0cc8a49549b7",
     origin="mined",
     error_class="ValueError",
     error_message="QianfanOCR does not support video input. Got {{'videos': {n}}}",

@@ -15,7 +15,7 @@ from records.reader import LoadedRecord, read_file
 
 DATA = Path(__file__).resolve().parents[2] / "records" / "data"
 CURATED = DATA / "curated" / "transformers.jsonl"
-SHIPPED = ("transformers-5.24.0.jsonl.gz", "transformers-4.57.6.jsonl.gz")
+SHIPPED = ("transformers.jsonl.gz",)
 
 # Common errors that only older releases raise (reworded or removed since): slug -> (filePath, the
 # release whose source was checked to raise this class and template in that file).

@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TREE = ROOT / "tests" / "data" / "mining" / "tree"
 GENERATION = FIXTURE_TREE / "pkg" / "generation" / "utils.py"
 DATA = ROOT / "records" / "data"
-SHIPPED = {"5.24.0": DATA / "transformers-5.24.0.jsonl.gz", "4.57.6": DATA / "transformers-4.57.6.jsonl.gz"}
+SHIPPED_FILE = DATA / "transformers.jsonl.gz"
+SHIPPED = ("5.24.0", "4.57.6")  # the releases its sites list
 SAMPLE_VALUES = ["Foo", "3", "'x'", "torch.Size([2, 3])", "several words in a value", "line one\nline two"]
 
 
@@ -429,10 +430,16 @@ def test_command_line_reports_a_missing_directory(tmp_path: Path, capsys: pytest
 
 
 @cache
-def _shipped(version: str) -> tuple[Record, ...]:
-    # Read once per test process: several tests look into each set (records are frozen).
-    with gzip.open(SHIPPED[version], "rt", encoding="utf-8") as handle:
+def _sites() -> tuple[Record, ...]:
+    # Read once per test process: several tests look into each release (records are frozen).
+    with gzip.open(SHIPPED_FILE, "rt", encoding="utf-8") as handle:
         return tuple(Record.model_validate_json(line) for line in handle)
+
+
+@cache
+def _shipped(version: str) -> tuple[Record, ...]:
+    """Return the shipped transformers sites one release raises, located as that release has them."""
+    return tuple(r.at_version(version) for r in _sites() if any(v.version == version for v in r.versions))
 
 
 @pytest.fixture(scope="module", params=sorted(SHIPPED))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,28 +23,37 @@ RELEASES = [
 ]
 
 
-def _first_records(path: Path, count: int = 200) -> list[dict[str, object]]:
+LIBRARIES = sorted({release.split("==")[0] for release in RELEASES})
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
     with gzip.open(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line, _ in zip(handle, range(count), strict=False)]
+        return [json.loads(line) for line in handle]
 
 
-def test_every_listed_release_ships_and_nothing_else_does() -> None:
-    listed = {f"{release.replace('==', '-')}.jsonl.gz" for release in RELEASES}
-    assert {path.name for path in DATA.glob("*.jsonl.gz")} == listed
-    assert len(RELEASES) == 24  # transformers and 11 libraries around it, two releases each
+def test_every_listed_library_ships_and_nothing_else_does() -> None:
+    assert {path.name for path in DATA.glob("*.jsonl.gz")} == {f"{name}.jsonl.gz" for name in LIBRARIES}
+    assert len(RELEASES) == 24 and len(LIBRARIES) == 12  # transformers and 11 libraries, two releases each
 
 
-@pytest.mark.parametrize("release", RELEASES)
-def test_a_shipped_file_holds_its_release_s_records(release: str) -> None:
-    name, version = release.split("==")
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_a_library_s_sites_list_its_releases_with_their_links(name: str) -> None:
     library = find_library(name)
     assert library is not None
-    for record in _first_records(DATA / f"{name}-{version}.jsonl.gz"):
-        assert record["repo"] == library.repo and record["libraryVersion"] == version
-        assert str(record["githubUrl"]).startswith(f"https://github.com/{library.repo}/blob/{library.ref(version)}/")
-        assert str(record["filePath"]).startswith(library.src_prefix)
+    listed = {release.split("==")[1] for release in RELEASES if release.startswith(f"{name}==")}
+    seen: set[str] = set()
+    for record in _records(DATA / f"{name}.jsonl.gz"):
+        assert record["repo"] == library.repo and str(record["filePath"]).startswith(library.src_prefix)
         if library.include:
             assert str(record["filePath"]).startswith(library.include), record["filePath"]
+        versions = record["versions"]
+        assert versions[0]["version"] == record["libraryVersion"] == record["lastVersion"]
+        assert versions[-1]["version"] == record["firstVersion"]
+        for version in versions:
+            tag = library.ref(version["version"])
+            assert str(version["githubUrl"]).startswith(f"https://github.com/{library.repo}/blob/{tag}/")
+            seen.add(version["version"])
+    assert seen == listed  # each listed release raises some site, and no other release is in the file
 
 
 def test_the_shipped_data_stays_within_its_budget() -> None:
@@ -59,3 +69,6 @@ def test_a_site_raised_by_two_releases_is_one_site() -> None:
         Record.model_validate(make_record(id="d", origin="curated")),
     ]  # fmt: skip
     assert table(records) == [("lib", 3, 2, 1, "1.0, 2.0")]
+    ranged = Record.model_validate(make_record(id="e", libraryVersion="3.0", origin="mined",
+                                               versions=[{"version": "3.0"}, {"version": "10.0"}]))  # fmt: skip
+    assert table([ranged])[0][4] == "3.0, 10.0"  # every release of a site, in version order

@@ -177,10 +177,8 @@ def _traceback_of(record: Record, seed: int) -> str:
 # Messages holding a blank line: extraction once cut them there, and their long templates then
 # scored too low to match their own rendering (issue 14). The first five are pinned as examples.
 BLANK_LINE_IDS = (
-    "7e5a1a3445188fa7", "b3d9bf3e0bb67bd9", "e2abbed20eda6d60", "f02b08afce2de168", "2d45451333a4edb1",
-    "783028f0465433b8", "9375284fb728cb2c", "a3ed5fe99e7bcb55", "b0da85865c376d52", "ea950303966be295",
-    "021fb412dc243482", "53143238224ef72d", "b2c5f5d54cf43145", "b354abc763c54255", "b903075a4be66e2d",
-    "bd5b702a2efd2ca9", "e732596ff41833b3",
+    "a4a64a75a3c5231c", "b35ebeb2a54ff9bf", "38cfc9f8b6ba7670", "b6b4d22fcd36c783", "3c72cd71693ee013",
+    "ff1ef41470c158c9", "66c55afadf7e593d", "a5cf5cf1c083a2b2", "496c56e2aba88605", "568ed50d79d44d01",
 )  # fmt: skip
 
 
@@ -213,7 +211,7 @@ def test_the_shipped_messages_with_blank_lines_are_the_known_ones() -> None:
 
 def test_the_other_libraries_messages_with_blank_lines_are_extracted_whole() -> None:
     others = _blank_line_records(transformers=False)
-    assert len(others) >= 20  # accelerate, datasets, diffusers, peft and torch raise some
+    assert len(others) >= 12  # accelerate, datasets, diffusers, peft and torch raise some
     cut = set()
     for record in others:
         result = shipped_matcher().match(_traceback_of(record, 0))
@@ -227,7 +225,7 @@ def test_the_other_libraries_messages_with_blank_lines_are_extracted_whole() -> 
     # Those whose paragraph after a blank line is code (datasets' example usage, torch's example
     # __getitems__, peft's "unexpected_keys=..."): read, as on real pastes, as code typed after the error.
     # Their first paragraph alone still answers them (above).
-    assert cut == {"1965b7509ee49da8", "fca972a9f6a66042", "8ed56abffa93ae15", "0930cabc186a03b3", "f5f45186514c1204"}
+    assert cut == {"957c1062b00a3d3a", "e13f80607b1ae987", "f73894826aa304c1"}
 
 
 @pytest.mark.parametrize("record_id", BLANK_LINE_IDS)
