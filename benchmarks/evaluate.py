@@ -43,7 +43,7 @@ from records.matching.template import literal_key, parse_template
 from records.model import Record
 
 ANSWERED = ("matched", "ambiguous")
-SETS = ("generated", "hard", "real", "raised", "foreign", "chat", "foreign-hw", "chat-hw")
+SETS = ("generated", "hard", "real", "ecosystem", "raised", "foreign", "chat", "foreign-hw", "chat-hw")
 
 
 def entry_of(record: Record) -> IndexEntry:
@@ -334,6 +334,7 @@ def _sets(records: list[Record]) -> dict[str, tuple[list[dict[str, Any]], Scorer
         "generated": (load_cases("generated"), score_labelled),
         "hard": (load_cases("hard"), score_labelled),
         "real": (real_cases("transformers"), RealScorer(records)),
+        "ecosystem": (real_cases("ecosystem"), RealScorer(records)),
         "raised": (raised_cases(), RaisedScorer(records)),
         "foreign": (real_cases("foreign"), ForeignScorer(records)),
         "chat": (real_cases("chat"), score_chat),
