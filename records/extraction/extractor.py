@@ -135,8 +135,13 @@ def _dedupe(found: list[Located]) -> list[Located]:
 
 
 def _is_cut_off(error: ExtractedError) -> bool:
-    """Tell whether an error is a traceback cut off before its exception line."""
-    return error.kind == KIND_TRACEBACK and bool(error.frames) and not error.message
+    """Tell whether an error is a traceback cut off before its exception line.
+
+    A header with no frame and no exception line after it is one too: ComfyUI prints its
+    '!!! Exception during processing !!! <message>' line, then the traceback, which pastes often cut
+    right after 'Traceback (most recent call last):'.
+    """
+    return error.kind == KIND_TRACEBACK and not error.message and (bool(error.frames) or error.error_class is None)
 
 
 def _open_end(found: list[Located], primary: ExtractedError) -> ExtractedError | None:

@@ -38,6 +38,7 @@ _ALTERNATION = "|".join(LIBRARY_PREFERENCE)
 # A library named as code names it: a module path, a requirement, an import (not "datasets" in prose).
 _NAMED_LIBRARY_RE = re.compile(rf"(?<![\w.-])({_ALTERNATION})(?=[./=<>!~])|\b(?:import|from) ({_ALTERNATION})\b")
 _SECONDARY_BACKENDS = ("tf_", "flax_")
+_BACKEND_MODULES = frozenset({"paddle.py", "flax.py", "tensorflow.py", "mlx.py", "numpy.py"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +82,14 @@ def model_dir(file_path: str | None) -> str | None:
 
 
 def is_other_backend(file_path: str | None) -> bool:
-    """Tell whether a file is a TensorFlow or Flax copy of a PyTorch file (transformers 4.x).
+    """Tell whether a file is another framework's copy of a PyTorch file.
 
-    Their names say so: ``modeling_tf_bert.py``, ``generation/flax_utils.py``, ``modeling_flax_utils.py``.
+    Their names say so: ``modeling_tf_bert.py``, ``generation/flax_utils.py``, ``modeling_flax_utils.py``
+    (transformers 4.x), and safetensors' ``paddle.py``, ``flax.py``, ``tensorflow.py``, ``mlx.py`` and
+    ``numpy.py`` beside its ``torch.py``.
     """
     name = (file_path or "").rpartition("/")[2]
-    return name.startswith(_SECONDARY_BACKENDS) or "_tf_" in name or "_flax_" in name
+    return name.startswith(_SECONDARY_BACKENDS) or "_tf_" in name or "_flax_" in name or name in _BACKEND_MODULES
 
 
 def representative_key(site: Site) -> tuple[bool, bool, bool, int, float, str]:

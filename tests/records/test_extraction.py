@@ -1052,6 +1052,17 @@ def test_a_message_before_a_cut_off_traceback_is_a_fragment_with_its_frames() ->
     assert any(f.message.startswith("text input must be") and f.frames for f in result.fragments)
 
 
+def test_a_message_before_a_traceback_cut_at_its_header_is_a_fragment() -> None:
+    # bitsandbytes logs its error, then the traceback starts; the paste ends at its header.
+    text = (
+        "[bitsandbytes.cextension|ERROR]bitsandbytes library load error: Configured CUDA binary not found at "
+        "/usr/lib/libbitsandbytes_cuda131.so\nTraceback (most recent call last):"
+    )
+    result = extract(text)
+    assert result.primary is not None and result.primary.message == ""
+    assert any("Configured CUDA binary not found at" in f.message for f in result.fragments)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from records.matching import IndexEntry, Matcher, MatchIndex
-from records.matching.folding import model_dir, named_libraries, named_models
+from records.matching.folding import is_other_backend, model_dir, named_libraries, named_models
 
 CHECK = "You must specify exactly one of input_ids or inputs_embeds for this widget"
 PASTE = f"ValueError: {CHECK}"
@@ -186,3 +186,17 @@ def test_two_libraries_wording_one_check_alike_rank_the_preferred_first() -> Non
     result = _matcher(theirs, ours).match(f"ValueError: gpt9 {common}")
     assert [m.id for m in result.matches] == ["z-ours", "a-theirs"]
     assert result.matches[0].rank == result.matches[1].rank
+
+
+def test_safetensors_torch_module_stands_for_the_other_frameworks_copies() -> None:
+    check = "You are trying to save a non contiguous tensor: {name} which is not allowed here"
+    copies = [
+        _copy_in("huggingface/safetensors", f"bindings/python/py_src/safetensors/{name}.py", name, check)
+        for name in ("paddle", "torch", "flax", "numpy", "mlx", "tensorflow")
+    ]
+    result = _matcher(*copies).match(
+        "ValueError: You are trying to save a non contiguous tensor: `w` which is not allowed here"
+    )
+    assert result.matches[0].file_path == "bindings/python/py_src/safetensors/torch.py"
+    assert is_other_backend("bindings/python/py_src/safetensors/paddle.py")
+    assert not is_other_backend("bindings/python/py_src/safetensors/torch.py")
