@@ -61,16 +61,22 @@ class ReplyParts:
     why: tuple[str, ...]
     mined: bool
     generated: tuple[str, ...]  # the sections shown whose text was generated from the source
+    shipped: tuple[str, ...] = ()  # the shipped releases of the library: runs of them are shown as ranges
 
     @property
     def versions_text(self) -> str:
-        """The versions that raise the message, after their library's name ("transformers 5.24.0, 4.57.6")."""
-        return f"{self.library} {', '.join(self.versions)}" if self.library else ", ".join(self.versions)
+        """The versions that raise the message, after their library's name ("transformers 5.24.0, 4.57.6").
+
+        Runs of consecutive shipped releases read as ranges ("transformers 5.0.0-5.24.0, 4.30.2-4.57.6").
+        """
+        shown = ", ".join(release_runs(self.versions, self.shipped))
+        return f"{self.library} {shown}" if self.library else shown
 
     @property
     def not_raised_text(self) -> str:
         """The shipped versions that do not raise it, after their library's name ("accelerate 1.15.0 or 1.10.1")."""
-        return f"{self.library} {or_list(self.not_raised)}" if self.library else or_list(self.not_raised)
+        shown = or_list(release_runs(self.not_raised, self.shipped))
+        return f"{self.library} {shown}" if self.library else shown
 
     @property
     def has_explanation(self) -> bool:
@@ -155,7 +161,7 @@ def reply_parts(
         library=_library(record),
         not_raised=not_raised,
         not_raised_later=_not_raised_later(match, versions, shipped),
-        traceback_matches=_traceback_matches(record, match),
+        traceback_matches=_traceback_matches(record, match, shipped),
         written_for=(record.library_version or record.analyzed_sha) if not_raised else None,
         score=match.score if match is not None else None,
         why=tuple(match.why) if match is not None else (),
@@ -163,6 +169,7 @@ def reply_parts(
         generated=tuple(
             dict.fromkeys(GENERATED_SECTIONS[f] for f in GENERATED_SECTIONS if f in generated and present[f])
         ),
+        shipped=tuple(shipped),
     )
 
 
@@ -213,12 +220,12 @@ def _not_raised_later(match: Match | None, versions: Sequence[str], shipped: Seq
     return later_without(versions, shipped)
 
 
-def _traceback_matches(record: Record, match: Match | None) -> str | None:
-    """Name the releases whose raise line is the one the paste's traceback shows ("transformers 4.57.6")."""
+def _traceback_matches(record: Record, match: Match | None, shipped: Sequence[str] = ()) -> str | None:
+    """Name the releases whose raise line is the one the paste's traceback shows ("transformers 4.44.2-4.46.3")."""
     if match is None or not match.line_versions:
         return None
-    versions = sorted(match.line_versions, key=version_key, reverse=True)
-    shown = versions[0] if len(versions) == 1 else f"{', '.join(versions[:-1])} and {versions[-1]}"
+    runs = release_runs(sorted(match.line_versions, key=version_key, reverse=True), shipped)
+    shown = runs[0] if len(runs) == 1 else f"{', '.join(runs[:-1])} and {runs[-1]}"
     library = _library(record)
     return f"{library} {shown}" if library else shown
 
@@ -228,8 +235,35 @@ def _library(record: Record) -> str | None:
     return library_of_repo(record.repo) if record.repo else None
 
 
+def release_runs(versions: Sequence[str], shipped: Sequence[str] = ()) -> list[str]:
+    """Return ``versions``, each run of three or more consecutive ``shipped`` releases as a range, newest first.
+
+    A version not among ``shipped`` stands alone; with no run to make, the versions come as given.
+    """
+    order = sorted(set(shipped), key=version_key)
+    place = {release: n for n, release in enumerate(order)}
+    runs: list[list[str]] = []
+    for version in sorted(set(versions), key=version_key):
+        last = runs[-1][-1] if runs else None
+        if last is not None and last in place and version in place and place[version] == place[last] + 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    if all(len(run) < 3 for run in runs):
+        return list(dict.fromkeys(versions))  # no range to make: as given (the matcher lists newest first)
+    shown = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(reversed(run)) for run in runs]
+    return list(reversed(shown))
+
+
 def not_raised_later_note(later: Sequence[str], library: str | None = None) -> str:
     """Say that the newer shipped versions ``later`` of ``library`` do not raise the message as is (later_without)."""
+    if len(later) > 2:  # many releases: the first of them is when it changed
+        first = min(later, key=version_key)
+        named = f"{library} {first}" if library else first
+        return (
+            f"Not raised as is from {named} on (the first newer shipped release): the check was reworded, "
+            "moved or removed there, so upgrading changes this error or ends it."
+        )
     named = f"{library} {or_list(later)}" if library else or_list(later)
     return (
         f"Not raised as is by {named}, which {'is' if len(later) == 1 else 'are'} newer: the check was "

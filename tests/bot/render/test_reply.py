@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import shipped_versions
-from bot.render.reply import later_without, not_raised_later_note, or_list, reply_parts
+from bot.render.reply import later_without, not_raised_later_note, or_list, release_runs, reply_parts
 from records.matching import IndexEntry
 from tests.bot.samples import CURATED, MINED, PASTED, match
 
@@ -120,3 +120,19 @@ def test_shipped_versions_are_the_mined_versions_of_each_repository_newest_first
 
 def test_or_list() -> None:
     assert [or_list(x) for x in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a or b", "a, b or c"]
+
+
+def test_runs_of_shipped_releases_read_as_ranges() -> None:
+    shipped = ["4.30.2", "4.31.0", "4.32.1", "4.57.6", "5.0.0", "5.1.0", "5.2.0", "5.24.0"]
+    assert release_runs(["4.30.2", "4.31.0", "4.32.1", "5.0.0", "5.1.0", "5.2.0"], shipped) == [
+        "5.0.0-5.2.0",
+        "4.30.2-4.32.1",
+    ]
+    assert release_runs(["4.30.2", "4.31.0", "4.32.1", "5.0.0"], shipped) == ["5.0.0", "4.30.2-4.32.1"]  # 4.57.6 not
+    assert release_runs(["4.57.6", "5.24.0"], shipped) == ["4.57.6", "5.24.0"]  # no range to make: as given
+    assert release_runs(["9.9", "1.0"]) == ["9.9", "1.0"]  # nothing shipped
+
+
+def test_many_newer_releases_without_the_check_name_the_first_of_them() -> None:
+    note = not_raised_later_note(("5.24.0", "5.1.0", "5.0.0"), "transformers")
+    assert note.startswith("Not raised as is from transformers 5.0.0 on (the first newer shipped release):")
