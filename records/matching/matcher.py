@@ -239,18 +239,24 @@ class Matcher:
         Answers of other candidates fold or join with it only when their texts are kin (``_kin_of_scored``):
         every candidate kin to one scored is scored too, so folding and joining see the answers they
         would see without skipping. A curated record with no line joins the located site whose text it
-        opens whatever their scores (``_join_curated``): it turns skipping off for the error.
+        opens whatever their scores (``_join_curated``): such a candidate and those that could host it
+        are always scored, first.
         """
         scored: list[list[_Scored] | None] = [None] * len(found)
         facts = [self.index.facts(c.slot) for c in found]
-        if not self.prune or any(f.unlocated_curated for f in facts):
+        if not self.prune:
             return [self._score_template(c, error, hint, quotes_source(c.group.text, paste)) for c in found]
+        best = float("-inf")
+        for k in sorted(_curated_and_hosts(found, facts)):
+            scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
+            best = max([best, *(item.rank for item in scored[k] or ())])
         frames = FrameNames.of(hint)
         first = [_first_ceiling(c, f, frames) for c, f in zip(found, facts, strict=True)]
-        best = float("-inf")
         for k in sorted(range(len(found)), key=lambda k: -first[k]):
             if first[k] + PRUNE_SLACK < best - self.thresholds.margin:
                 break  # the rest are bounded lower still
+            if scored[k] is not None:
+                continue
             template = found[k].group.template
             alignment = align(template.segments, error.message)
             limit = ceiling(found[k].group.members, text_ceiling(template, error.message, alignment),
@@ -359,6 +365,23 @@ def _first_ceiling(candidate: Candidate, facts: TemplateFacts, frames: FrameName
     if facts.file_name != MIXED_FILES and facts.file_name not in frames.names:
         return unframed_ceiling(text)  # every member is in a file no frame names: no need to visit them
     return ceiling(candidate.group.members, text, facts.literal_chars, frames, exact=False)
+
+
+def _curated_and_hosts(found: list[Candidate], facts: list[TemplateFacts]) -> set[int]:
+    """Return the candidates with a curated member that names no line, and those that could host it.
+
+    A host (``_host_of``) is raised in the curated record's file and its text starts with the curated
+    one's: a file name shared, or one of them of mixed files, and the squashed literal opening alike.
+    """
+    openers = [k for k, fact in enumerate(facts) if fact.unlocated_curated]
+    forced = set(openers)
+    for k in openers:
+        opening, name = squashed_literal(found[k].group.text), facts[k].file_name
+        for j, candidate in enumerate(found):
+            same_file = MIXED_FILES in (name, facts[j].file_name) or facts[j].file_name == name
+            if j not in forced and same_file and squashed_literal(candidate.group.text).startswith(opening):
+                forced.add(j)
+    return forced
 
 
 def _kin_of_scored(found: list[Candidate], facts: list[TemplateFacts], scored: list[bool]) -> list[int]:

@@ -159,6 +159,7 @@ def _unpruned() -> Matcher:
 # the same accuracy figures with and without it).
 SETS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "real": lambda: real_cases("transformers")[::3],
+    "ecosystem": lambda: real_cases("ecosystem")[::3],
     "raised": lambda: raised_cases()[::3],
     "foreign": lambda: real_cases("foreign"),
     "chat": lambda: real_cases("chat"),
