@@ -21,7 +21,7 @@ import string
 import textwrap
 from collections.abc import Callable
 
-from records.mining._template import Part, Placeholder, has_literal_text, is_pure_literal, normalise
+from records.mining._template import Part, Placeholder, has_literal_text, is_pure_literal, normalise, walk_code
 
 NameResolver = Callable[[ast.Name], list[Part] | None]
 
@@ -61,21 +61,15 @@ def unparse(node: ast.AST) -> str:
 def _first_unclosed(text: str) -> int:
     """Return where the outermost string or bracket left open at the end of ``text`` starts (its length if none)."""
     opened: list[tuple[str, int]] = []  # (closing character, where it opened)
-    quote, quote_at, index = "", 0, 0
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote, quote_at = char, index
-        elif char in _OPENERS:
-            opened.append((_OPENERS[char], index))
-        elif opened and char == opened[-1][0]:
-            opened.pop()
-        index += 1
+    quote, quote_at = "", 0
+    for index, char, quote, was in walk_code(text):
+        if quote and not was:
+            quote_at = index  # a string opens here
+        elif not quote and not was:
+            if char in _OPENERS:
+                opened.append((_OPENERS[char], index))
+            elif opened and char == opened[-1][0]:
+                opened.pop()
     starts = [at for _, at in opened] + ([quote_at] if quote else [])
     return min(starts, default=len(text))
 

@@ -8,7 +8,7 @@ text can always be split back into its parts (:func:`split_template`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 # Regex metacharacters; everything else is matched as itself (google-re2 accepts a backslash before
@@ -114,27 +114,37 @@ def split_template(template: str) -> list[Part]:
     return normalise(parts)
 
 
+def walk_code(text: str, start: int = 0) -> Iterator[tuple[int, str, str, str]]:
+    """Yield ``(index, char, quote, was)`` for each character of Python expression text.
+
+    ``quote`` and ``was`` are the string quote in effect after and before the character ("" outside
+    strings); in a string, a backslash hides the next character.
+    """
+    quote, index = "", start
+    while index < len(text):
+        char, was = text[index], quote
+        if quote and char == "\\":
+            index += 1  # the escaped character is part of the string, never its end
+        elif quote and char == quote:
+            quote = ""
+        elif not quote and char in "'\"":
+            quote = char
+        yield index, char, quote, was
+        index += 1
+
+
 def _placeholder_end(template: str, start: int) -> int:
     """Return the index of the brace closing the placeholder opened just before ``start``."""
     closers: list[str] = []
-    quote = ""
-    index = start
-    while index < len(template):
-        char = template[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote = char
-        elif char in _BRACKETS:
+    for index, char, quote, was in walk_code(template, start):
+        if quote or was:
+            continue  # inside a string literal, or the quote ending one
+        if char in _BRACKETS:
             closers.append(_BRACKETS[char])
         elif char == "}" and not closers:
             return index
         elif closers and char == closers[-1]:
             closers.pop()
-        index += 1
     raise ValueError(f"unclosed placeholder at offset {start - 1} in template")
 
 
