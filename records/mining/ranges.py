@@ -35,11 +35,19 @@ from records.versions import version_key
 SiteKey = tuple[str | None, str | None, str | None, str, int]
 
 
+def in_file_order(records: Sequence[Record]) -> list[Record]:
+    """Return one release's records in file and line order, the order ``site_keys`` counts raises in."""
+    return sorted(records, key=lambda r: (r.file_path or "", r.line_number or 0, r.id))
+
+
 def site_keys(records: Sequence[Record]) -> list[SiteKey]:
-    """Return each record's site key; identical raises in one file are told apart by their order."""
+    """Return each record's site key, in the order given (``in_file_order``).
+
+    Identical raises in one file are told apart by their place among them.
+    """
     seen: dict[tuple[str | None, str | None, str | None, str], int] = {}
     keys: list[SiteKey] = []
-    for record in sorted(records, key=lambda r: (r.file_path or "", r.line_number or 0, r.id)):
+    for record in records:
         base = (record.repo, record.file_path, record.error_class, record.error_message)
         seen[base] = seen.get(base, -1) + 1
         keys.append((*base, seen[base]))
@@ -57,7 +65,7 @@ def merge_releases(sets: Mapping[str, Sequence[Record]]) -> list[Record]:
     releases = sorted(sets, key=version_key, reverse=True)
     raised: dict[SiteKey, list[Record]] = {}  # newest release first
     for release in releases:
-        records = sorted(sets[release], key=lambda r: (r.file_path or "", r.line_number or 0, r.id))
+        records = in_file_order(sets[release])
         for key, record in zip(site_keys(records), records, strict=True):
             raised.setdefault(key, []).append(record)
     library = project_of_repo(next((r.repo for rs in sets.values() for r in rs if r.repo), None))
