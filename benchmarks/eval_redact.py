@@ -22,8 +22,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from benchmarks.bench_redact import main as bench_main
-from records.redact import PERSONAL_KINDS, redact
+from records.redact import redact
 
+# The fixtures label no e-mail address or home directory, which are hidden as personal data wherever they
+# are; every other finding over a look-alike counts against the redactor (a public address included).
+UNLABELLED_KINDS = frozenset({"email", "home_user"})
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "redaction" / "scanners"
 SETS = {"gitleaks (tuning)": "gitleaks.jsonl", "detect-secrets (independent)": "detect_secrets.jsonl"}
 
@@ -104,7 +107,7 @@ def evaluate(fixtures: list[Fixture]) -> dict[str, dict[str, int]]:
             else:
                 row["lookalikes"] += 1
                 row["altered"] += any(
-                    f.kind not in PERSONAL_KINDS and f.start < end and f.end > start for f in result.findings
+                    f.kind not in UNLABELLED_KINDS and f.start < end and f.end > start for f in result.findings
                 )
     return counts
 

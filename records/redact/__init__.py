@@ -24,15 +24,19 @@ from typing import TypeVar
 from records._re2 import Spans, encodable, literal_finder
 from records.redact import _scanner
 from records.redact._allowlists import Screen
-from records.redact._rules import RULES as _RULES
+from records.redact._ported import DETECT_SECRETS
+from records.redact._rules import RULES as _OWN_RULES
 from records.redact._rules import Rule as _Rule
 
 __all__ = ["PERSONAL_KINDS", "USER_PLACEHOLDER", "Finding", "Redaction", "marker", "redact"]
 
 _T = TypeVar("_T")
 
+# Ours first, then detect-secrets' ported detectors (gitleaks' and Microsoft's tables run after both).
+_RULES = (*_OWN_RULES, *DETECT_SECRETS)
+
 # Personal data is hidden, but finding it is no reason to warn the author about a leaked credential.
-PERSONAL_KINDS = frozenset({"email", "home_user"})
+PERSONAL_KINDS = frozenset({"email", "home_user", "ip_address"})
 USER_PLACEHOLDER = "<user>"
 
 
@@ -172,8 +176,14 @@ def _find(text: str) -> _Found:
     present = _finder()(safe.lower())
     found = _Found()
     screen = Screen(safe)
+    viewed: tuple[str, Screen] | None = None
     for rule in _RULES:
-        if not present.isdisjoint(rule.hints):
+        if present.isdisjoint(rule.hints):
+            continue
+        if rule.on_view:
+            viewed = viewed or _viewed(safe, screen)
+            _scan(rule, viewed[0], present, found, viewed[1])
+        else:
             _scan(rule, safe, present, found, screen)
     for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found)):
         found.add(start, end, kind)
@@ -184,12 +194,24 @@ def _find(text: str) -> _Found:
         present = _finder()(plain.lower())
         in_plain = _Found()
         screen = Screen(plain)
+        viewed = None
         for rule in _RULES:
-            if rule.kind not in PERSONAL_KINDS and not present.isdisjoint(rule.hints):
+            if rule.kind in PERSONAL_KINDS or present.isdisjoint(rule.hints):
+                continue
+            if rule.on_view:
+                viewed = viewed or _viewed(plain, screen)
+                _scan(rule, viewed[0], present, in_plain, viewed[1])
+            else:
                 _scan(rule, plain, present, in_plain, screen)
         for start, end, kind in zip(in_plain.starts, in_plain.ends, in_plain.kinds, strict=True):
             found.add(*back(start, end), kind)
     return found
+
+
+def _viewed(text: str, screen: Screen) -> tuple[str, Screen]:
+    """Return the scanner's view of text (same length, so offsets hold) and its Screen."""
+    viewed = _scanner.view(text)
+    return (text, screen) if viewed == text else (viewed, screen.view(viewed))
 
 
 @cache

@@ -41,6 +41,9 @@ class Rule:
     # pass in it (the same answers, in a fraction of the time on a paste of hundreds of labelled values).
     accept_in: Callable[[str, Screen], bool] | None = None
     accept_match_in: Callable[[str, Screen], bool] | None = None
+    # Matched on the scanner's view of the text (records.redact._scanner.view), where a URL query's '&' and an
+    # escaped JSON quote read as the space and quote that end a value, as they do for gitleaks' rules.
+    on_view: bool = False
 
 
 def _has_digit_and_letter(value: str) -> bool:
@@ -69,15 +72,23 @@ def _openai(value: str) -> bool:
     return not value.startswith("sk-ant-") and _has_digit_and_letter(value)
 
 
-def _labelled_value(value: str, screen: Screen | None = None) -> bool:
+def labelled_value(value: str, screen: Screen | None = None) -> bool:
     """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
     # Slices compared rather than str.startswith, whose argument parsing costs more than the test.
     nested = "= " in value or " =" in value or ": " in value or value[:1] == "<"
     if (value[:1] == "/" or value[:2] == "~/") and "/" in value[2:]:
         return False  # PWD=/home/alice/proj is a directory, left to home_user
-    if nested or value.lower() in _NOT_SECRETS:
+    if nested or value.lower() in _NOT_SECRETS or _escaped_start(value):
         return False
     return any(map(str.isalnum, value)) and _random(value, screen)
+
+
+def _escaped_start(value: str) -> bool:
+    """Tell a value that starts with a percent escape ('%20real_key' of 'password:%20real_key' in a URL).
+
+    What it holds is judged where the text is read percent-decoded, as 'password: real_key'.
+    """
+    return value[:1] == "%" and all(c in string.hexdigits for c in value[1:3]) and len(value) >= 3
 
 
 # Quoted values that are no secret; a name such as secret_name or token_type labels no secret either.
@@ -88,22 +99,28 @@ _NOT_SECRET_SUFFIXES = (
 )
 
 
-def _labelled_name(match: str, screen: Screen | None = None) -> bool:
+def labelled_name(match: str, screen: Screen | None = None) -> bool:
     """Accept a label that names a secret, not its name, type or location (secret_name, token_path).
 
     gitleaks' allowlists for generic keys (csrf and public tokens, stop words, known test values) apply.
     """
-    name = match.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
+    # The match may start with the character before the name ('=' of '?q=password=...'): the allowlists
+    # see the assignment from its name on, as on a line of its own.
+    labelled = match[1:] if match[:1] in _BEFORE_NAME else match
+    name = labelled.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
     if name.lower().endswith(_NOT_SECRET_SUFFIXES):
         return False
-    return not _scanner.generic_allowed(_value_of(match), match.strip(), screen)
+    return not _scanner.generic_allowed(_value_of(labelled), labelled.strip(), screen)
+
+
+_BEFORE_NAME = frozenset("=&?#;,|")
 
 
 def _value_of(match: str) -> str:
     """Return the value part of a labelled match, quotes stripped (for the allowlists)."""
     for operator in ("=>", ":=", "==", "=", ":"):
         if operator in match:
-            return match.split(operator, 1)[1].strip().strip("\"'`")
+            return match.split(operator, 1)[1].strip().strip("\"'`").strip()
     return match
 
 
@@ -376,10 +393,10 @@ RULES: tuple[Rule, ...] = (
         # 'os.environ' and '2048' are left alone. Neither may start with '[', the start of a marker.
         SplitPattern(GENERIC_SECRET, _generic_secret_spans),
         ("key", "token", "secret", "pass", "pwd", "credential"),
-        _labelled_value,
-        _labelled_name,
-        accept_in=_labelled_value,
-        accept_match_in=_labelled_name,
+        labelled_value,
+        labelled_name,
+        accept_in=labelled_value,
+        accept_match_in=labelled_name,
     ),
     Rule(
         "email",

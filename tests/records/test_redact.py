@@ -268,9 +268,9 @@ def test_overlapping_findings_merge_into_their_union(findings: list[tuple[int, i
 
 
 def test_of_two_kinds_of_equal_priority_on_one_span_the_first_found_wins() -> None:
-    first = _merged([(0, 5, "twilio_api_key"), (0, 5, "sendgrid_api_token")])
-    second = _merged([(0, 5, "sendgrid_api_token"), (0, 5, "twilio_api_key")])
-    assert [f.kind for f in first] == ["twilio_api_key"] and [f.kind for f in second] == ["sendgrid_api_token"]
+    first = _merged([(0, 5, "shopify_access_token"), (0, 5, "sendgrid_api_token")])
+    second = _merged([(0, 5, "sendgrid_api_token"), (0, 5, "shopify_access_token")])
+    assert [f.kind for f in first] == ["shopify_access_token"] and [f.kind for f in second] == ["sendgrid_api_token"]
 
 
 def test_a_value_repeated_in_a_paste_is_redacted_at_every_occurrence() -> None:

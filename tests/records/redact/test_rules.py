@@ -21,11 +21,11 @@ from records.redact._rules import (
     _has_key_body,
     _hf_token,
     _is_email,
-    _labelled_name,
-    _labelled_value,
     _openai,
     _slack,
     _value_of,
+    labelled_name,
+    labelled_value,
 )
 
 HF_BODY = "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"  # 34 characters, as Hugging Face issues them
@@ -70,13 +70,13 @@ def test_slack_and_openai_keys() -> None:
     ],
 )
 def test_labelled_values(value: str, accepted: bool) -> None:
-    assert _labelled_value(value) is accepted
+    assert labelled_value(value) is accepted
 
 
 def test_a_label_that_names_a_secret_not_its_name_or_place() -> None:
-    assert _labelled_name('password="s3cr3t-Passw0rd!"')
-    assert not _labelled_name('secret_name="s3cr3t-Passw0rd!"')
-    assert not _labelled_name("token_path=/run/secrets/t0ken")
+    assert labelled_name('password="s3cr3t-Passw0rd!"')
+    assert not labelled_name('secret_name="s3cr3t-Passw0rd!"')
+    assert not labelled_name("token_path=/run/secrets/t0ken")
     assert _value_of('api_key => "Ab12Cd34"') == "Ab12Cd34"
     assert _value_of("token: 'Ab12'") == "Ab12"
     assert _value_of("no operator") == "no operator"
