@@ -6,8 +6,9 @@ corpus (every kind ≥ 90%), false positives ≤ 2%, p99 ≤ 5 ms for a 16 KB pa
 Every fixture of ``tests/data/redaction/scanners/`` is embedded in five contexts (a traceback line, an
 environment dump, JSON, a URL query and a log line). A secret counts as found in a context when its text,
 as that context spells it, is gone from the output; a look-alike counts as a false positive in a context
-when a credential finding (personal data aside) overlaps the fixture. gitleaks' fixtures tune the rules
-(they are the rules' own tests); detect-secrets' are the independent check.
+when a finding overlaps the fixture (e-mail addresses and home directories aside, which no fixture labels).
+gitleaks' and detect-secrets' fixtures tune the rules (tracebot runs gitleaks' table and detectors ported from
+detect-secrets); Nosey Parker's rule examples are the independent check, never looked at to write a rule.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ from records.redact import redact
 # are; every other finding over a look-alike counts against the redactor (a public address included).
 UNLABELLED_KINDS = frozenset({"email", "home_user"})
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "redaction" / "scanners"
-SETS = {"gitleaks (tuning)": "gitleaks.jsonl", "detect-secrets (independent)": "detect_secrets.jsonl"}
+SETS = {
+    "gitleaks (tuning)": "gitleaks.jsonl",
+    "detect-secrets (tuning)": "detect_secrets.jsonl",
+    "noseyparker (independent)": "noseyparker.jsonl",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,14 @@
 
 Run: ``python -m benchmarks.redaction_corpus GITLEAKS_GIT_DIR DETECT_SECRETS_GIT_DIR [MS_MASKER_WHEEL]`` (bare
 git directories, for instance from ``git clone --bare``; the wheel from ``pip download --pre --no-deps
-microsoft-security-utilities-secret-masker``). Writes:
+microsoft-security-utilities-secret-masker``), and ``python -m benchmarks.redaction_corpus noseyparker
+NOSEYPARKER_GIT_DIR`` for the independent check. Writes:
 
 - ``tests/data/redaction/scanners/gitleaks.jsonl``: the true positives (``tps``) and false positives (``fps``)
   of every rule in gitleaks' ``cmd/generate/config/rules/*.go``;
 - ``tests/data/redaction/scanners/detect_secrets.jsonl``: the cases of detect-secrets' ``tests/plugins/*_test.py``;
+- ``tests/data/redaction/scanners/noseyparker.jsonl``: the ``examples`` and ``negative_examples`` of every rule
+  in Nosey Parker's ``crates/noseyparker/data/default/builtin/rules/*.yml``;
 - ``records/redact/_gitleaks_rules.py``: gitleaks' rule table as JSON in a module (so it ships in the wheel) (``config/gitleaks.toml``: regexes, keywords,
   entropy, allowlists), which tracebot runs on RE2;
 - ``records/redact/_ms_rules.py``: the precisely classified keys of Microsoft's secret masker (Azure's
@@ -603,6 +606,117 @@ def detect_secrets_rows(git_dir: str) -> list[Row]:
     return _dedupe(rows)
 
 
+# --- Nosey Parker: each rule's examples and negative examples (the independent check) ----------
+
+NOSEYPARKER_RULES = "crates/noseyparker/data/default/builtin/rules"
+
+
+def unverbose(pattern: str) -> str:
+    """Return a Rust regex written in verbose mode ``(?x)`` without it, for RE2, which has no such mode.
+
+    Outside a character class, unescaped whitespace is dropped, ``#`` starts a comment to the line's end and
+    ``(?# ... )`` is a comment too (Nosey Parker's patterns are written for Hyperscan, which knows both).
+    """
+    body = pattern.strip()
+    flags = re.match(r"\(\?([a-z]*x[a-z]*)\)", body)
+    if flags is None:
+        return body
+    rest = flags.group(1).replace("x", "")
+    out: list[str] = [f"(?{rest})"] if rest else []
+    in_class = False
+    index = flags.end()
+    while index < len(body):
+        char = body[index]
+        if not in_class and body.startswith("(?#", index):
+            index = body.index(")", index) + 1
+            continue
+        if char == "\\":
+            out.append(body[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if body[index + 1 : index + 2] == "]" or body[index + 1 : index + 3] == "^]":
+                # A ']' first in a class is a member, not its end.
+                step = 2 if body[index + 1] == "]" else 3
+                out.append(body[index : index + step])
+                index += step
+                continue
+        elif char.isspace():
+            index += 1
+            continue
+        elif char == "#":
+            end = body.find("\n", index)
+            index = len(body) if end < 0 else end
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _np_secret(match: Any) -> str:
+    """Return the secret of a rule's match: its second group when it has two or more, else its first.
+
+    Nosey Parker captures a user name or key id before the secret (``postgres://(user):(pass)@(host)``,
+    ``(AKIA...) ... (secret)``), and a rule of one group captures the secret.
+    """
+    groups = [match.group(i) for i in range(1, (match.re.groups or 0) + 1)]
+    if len(groups) >= 2 and groups[1]:
+        return str(groups[1])
+    return str(next((group for group in groups if group), match.group(0)))
+
+
+def noseyparker_rows(git_dir: str) -> tuple[list[Row], dict[str, int]]:
+    """Return Nosey Parker's rule examples as secrets and its negative examples as look-alikes.
+
+    The secret of an example is what the rule's own pattern captures in it. A negative example of one rule
+    that another rule matches (a Slack user token among the negatives of the bot-token rule) is left out:
+    only what the whole rule set leaves alone is a look-alike.
+    """
+    import yaml  # noqa: PLC0415  (the corpus tooling's own dependency, in the test extras)
+
+    rules: list[tuple[str, str, Any, list[str], list[str]]] = []
+    left_out = {"patterns RE2 cannot compile": 0, "examples their rule does not match": 0,
+                "negative examples another rule matches": 0}  # fmt: skip
+    for path in _git_ls(git_dir, NOSEYPARKER_RULES):
+        if not path.endswith(".yml"):
+            continue
+        for rule in yaml.safe_load(_git_show(git_dir, path)).get("rules", []):
+            try:
+                pattern = re2.compile(unverbose(rule["pattern"]))
+            except re2.error:
+                left_out["patterns RE2 cannot compile"] += 1
+                continue
+            source = f"noseyparker:{path}"
+            rules.append((rule["id"], source, pattern, rule.get("examples") or [], rule.get("negative_examples") or []))
+    rows: list[Row] = []
+    for rule_id, source, pattern, examples, negatives in rules:
+        for text in examples:
+            match = pattern.search(text)
+            if match is None:
+                left_out["examples their rule does not match"] += 1
+                continue
+            rows.append(Row(rule_id, source, "secret", text, _np_secret(match)))
+        for text in negatives:
+            if any(other.search(text) for _, _, other, _, _ in rules):
+                left_out["negative examples another rule matches"] += 1
+                continue
+            rows.append(Row(rule_id, source, "lookalike", text, None))
+    return _dedupe(rows), left_out
+
+
+def main_noseyparker(git_dir: str) -> None:
+    """Write the Nosey Parker corpus file."""
+    rows, left_out = noseyparker_rows(git_dir)
+    _write(OUT / "noseyparker.jsonl", rows)
+    secrets = sum(r.label == "secret" for r in rows)
+    print(f"noseyparker: {secrets} secrets, {len(rows) - secrets} look-alikes, {len({r.kind for r in rows})} kinds")
+    for what, count in left_out.items():
+        print(f"noseyparker {what}, left out: {count}")
+
+
 # --- the rule table -----------------------------------------------------------------------------
 
 
@@ -733,4 +847,7 @@ def main(gitleaks_dir: str, detect_secrets_dir: str, ms_wheel: str | None = None
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    if sys.argv[1:2] == ["noseyparker"]:
+        main_noseyparker(sys.argv[2])
+    else:
+        main(*sys.argv[1:4])

@@ -1,8 +1,8 @@
-"""Redaction against the scanner corpus (gitleaks and detect-secrets fixtures) and the credential kinds of issue 13.
+"""Redaction against the scanner corpus (gitleaks, detect-secrets and Nosey Parker fixtures) and issue 13's kinds.
 
 The corpus is labelled data, so its targets are asserted here as rates: per-kind recall and false positives
-on gitleaks' fixtures (the tuning set), and a floor on detect-secrets' (the independent check). Timing is a
-benchmark (``make eval-redact``), never a test.
+on gitleaks' fixtures and floors on detect-secrets' (the tuning sets), and a floor on Nosey Parker's (the
+independent check). Timing is a benchmark (``make eval-redact``), never a test.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import re2
 from hypothesis import given
 from hypothesis import strategies as st
 
 from benchmarks.eval_redact import CONTEXTS, Fixture, embed, evaluate, load
+from benchmarks.redaction_corpus import _np_secret, unverbose
 from records.redact import PERSONAL_KINDS, _allowlists, _scanner, marker, redact
 
 SCANNERS = Path(__file__).resolve().parents[2] / "data" / "redaction" / "scanners"
@@ -34,8 +36,14 @@ def _detect_secrets() -> list[Fixture]:
 
 
 @cache
+def _noseyparker() -> list[Fixture]:
+    return load("noseyparker.jsonl")
+
+
+@cache
 def _counts(name: str) -> dict[str, dict[str, int]]:
-    return evaluate(_gitleaks() if name == "gitleaks" else _detect_secrets())
+    fixtures = {"gitleaks": _gitleaks, "detect-secrets": _detect_secrets, "noseyparker": _noseyparker}[name]()
+    return evaluate(fixtures)
 
 
 def _totals(counts: dict[str, dict[str, int]]) -> tuple[float, float]:
@@ -50,16 +58,18 @@ def _totals(counts: dict[str, dict[str, int]]) -> tuple[float, float]:
 
 
 def test_corpus_is_large_and_labelled() -> None:
-    gitleaks, detect = _gitleaks(), _detect_secrets()
+    gitleaks, detect, nosey = _gitleaks(), _detect_secrets(), _noseyparker()
     assert sum(f.label == "secret" for f in gitleaks) >= 500
     assert sum(f.label == "lookalike" for f in gitleaks) >= 250
     assert len({f.kind for f in gitleaks}) >= 200
     assert sum(f.label == "secret" for f in detect) >= 250
-    assert all(f.secret and f.secret in f.text for f in [*gitleaks, *detect] if f.label == "secret")
-    assert all(f.secret is None for f in [*gitleaks, *detect] if f.label == "lookalike")
+    assert sum(f.label == "secret" for f in nosey) >= 400 and len({f.kind for f in nosey}) >= 150
+    everything = [*gitleaks, *detect, *nosey]
+    assert all(f.secret and f.secret in f.text for f in everything if f.label == "secret")
+    assert all(f.secret is None for f in everything if f.label == "lookalike")
 
 
-@pytest.mark.parametrize("name", ["gitleaks.jsonl", "detect_secrets.jsonl"])
+@pytest.mark.parametrize("name", ["gitleaks.jsonl", "detect_secrets.jsonl", "noseyparker.jsonl"])
 def test_corpus_files_hold_no_secret_in_the_clear(name: str) -> None:
     raw = (SCANNERS / name).read_text(encoding="utf-8")
     fixtures = load(name)
@@ -97,6 +107,15 @@ def test_detect_secrets_recall_holds_with_its_ported_detectors() -> None:
     # is a look-alike in a .py file and a secret in a .yaml one), so they are held to their measured floor.
     recall, false_positives = _totals(_counts("detect-secrets"))
     assert recall >= 0.96
+    assert false_positives <= 0.18
+
+
+def test_noseyparker_stays_above_its_measured_floor() -> None:
+    # The independent check (Nosey Parker's rule examples, never read to write a rule): recall 60.2% and
+    # false positives 17.5% when it was added, short of the tuning sets' figures; this floor keeps it from
+    # getting worse unnoticed.
+    recall, false_positives = _totals(_counts("noseyparker"))
+    assert recall >= 0.60
     assert false_positives <= 0.18
 
 
@@ -234,3 +253,26 @@ def test_placeholder_agrees_with_its_definition(value: str) -> None:
 def test_the_rule_tables_are_compiled_once_whichever_way_they_are_asked_for() -> None:
     assert _scanner.rules() is _scanner.rules(True) is _scanner.rules(microsoft=True)
     assert _scanner.rules(False) is not _scanner.rules()
+
+
+# --- reading Nosey Parker's patterns (benchmarks/redaction_corpus.py) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "plain"),
+    [
+        ("(?x)\n  \\b (ey[a-z]{12,}  (?# header )\n  \\. ey[a-z]+ )  # the payload\n", "\\b(ey[a-z]{12,}\\.ey[a-z]+)"),
+        ("(?xi) key [ =:] \\  ( [^ #]+ )", "(?i)key[ =:]\\ ([^ #]+)"),
+        ("(?x)(?m) ^ [] x] $", "(?m)^[] x]$"),
+        ("\\bplain [ ]pattern", "\\bplain [ ]pattern"),
+    ],
+)
+def test_verbose_patterns_are_rewritten_for_re2(pattern: str, plain: str) -> None:
+    assert unverbose(pattern) == plain
+
+
+def test_a_noseyparker_secret_is_the_second_group_when_a_user_or_id_comes_first() -> None:
+    both = re2.search(r"postgres://([a-z]+):([a-z]+)@([a-z]+)", "postgres://ada:hunter@db")
+    alone = re2.search(r"\b(tok_[a-z]+)", "x tok_abc")
+    assert both is not None and _np_secret(both) == "hunter"
+    assert alone is not None and _np_secret(alone) == "tok_abc"
