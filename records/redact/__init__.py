@@ -176,36 +176,34 @@ def _find(text: str) -> _Found:
     present = _finder()(safe.lower())
     found = _Found()
     screen = Screen(safe)
-    viewed: tuple[str, Screen] | None = None
-    for rule in _RULES:
-        if present.isdisjoint(rule.hints):
-            continue
-        if rule.on_view:
-            viewed = viewed or _viewed(safe, screen)
-            _scan(rule, viewed[0], present, found, viewed[1])
-        else:
-            _scan(rule, safe, present, found, screen)
+    _scan_rules(safe, present, found, screen, personal=True)
     for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found)):
         found.add(start, end, kind)
     decoded = _scanner.percent_decoded(safe)
     if decoded is not None:
         # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written.
         plain, back = decoded
-        present = _finder()(plain.lower())
         in_plain = _Found()
-        screen = Screen(plain)
-        viewed = None
-        for rule in _RULES:
-            if rule.kind in PERSONAL_KINDS or present.isdisjoint(rule.hints):
-                continue
-            if rule.on_view:
-                viewed = viewed or _viewed(plain, screen)
-                _scan(rule, viewed[0], present, in_plain, viewed[1])
-            else:
-                _scan(rule, plain, present, in_plain, screen)
+        _scan_rules(plain, _finder()(plain.lower()), in_plain, Screen(plain), personal=False)
         for start, end, kind in zip(in_plain.starts, in_plain.ends, in_plain.kinds, strict=True):
             found.add(*back(start, end), kind)
     return found
+
+
+def _scan_rules(text: str, present: frozenset[str], found: _Found, screen: Screen, *, personal: bool) -> None:
+    """Add the findings of our rules (and the ported ones) whose hint occurs in text; personal data too or not.
+
+    A rule that reads the scanner's view (``Rule.on_view``) is matched on it, made once when first needed.
+    """
+    viewed: tuple[str, Screen] | None = None
+    for rule in _RULES:
+        if present.isdisjoint(rule.hints) or (not personal and rule.kind in PERSONAL_KINDS):
+            continue
+        if rule.on_view:
+            viewed = viewed or _viewed(text, screen)
+            _scan(rule, viewed[0], present, found, viewed[1])
+        else:
+            _scan(rule, text, present, found, screen)
 
 
 def _viewed(text: str, screen: Screen) -> tuple[str, Screen]:
