@@ -134,7 +134,7 @@ class _TracebackParser:
         if is_arrow(text):
             self._number_last_frame(text)
             return True
-        if self.code_lines_left and split_exception_line(text, strict=False) is None:
+        if self.code_lines_left and split_exception_line(text, strict=False) is None and not _quoted_last_line(text):
             self.code_lines_left -= 1  # the frame's code line, pasted without its indentation
             return True
         return False
@@ -157,6 +157,8 @@ class _TracebackParser:
     def _exception_line(self, text: str) -> bool:
         """Read the exception line and its message, then continue only into a chained traceback."""
         split = split_exception_line(text, strict=False) if self.pending else None
+        if split is None and self.pending and _quoted_last_line(text):
+            split = _in_backticks(text)
         if split is None:
             return False  # not ours: the traceback was cut off before its last line
         end, message = collect_message(self.lines, self.i + 1, split[1])
@@ -205,6 +207,20 @@ class _TracebackParser:
             # The raise statement, or the message's string literals when the paste cut the raise line.
             quotes = "raise" in source or '"' in source or "'" in source
             self._emit(self.header_class, "", max(0, self.i - 1), source if quotes else "")
+
+
+def _quoted_last_line(text: str) -> bool:
+    """Tell whether ``text`` is an exception line wrapped in backticks (``_in_backticks``)."""
+    return text.startswith("`") and _in_backticks(text) is not None
+
+
+def _in_backticks(text: str) -> tuple[str, str] | None:
+    """Split a last line the person wrapped in backticks (```ValueError: ...```), strictly, else None.
+
+    GitHub and Discord render a line pasted as inline code this way; the class must still be a class.
+    """
+    inner = text[1:-1] if text.endswith("`") and len(text) > 1 else text[1:]
+    return split_exception_line(inner.strip(), strict=True)
 
 
 def _continues_block(text: str) -> bool:

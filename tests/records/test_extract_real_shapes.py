@@ -119,3 +119,27 @@ def test_a_notebook_copied_as_html_reads_the_raise_at_its_arrow_with_escapes() -
     assert fragment.error_class == "ValueError"
     assert fragment.message == "The checkpoint has model type `{kind}`  which is unknown.\n\nUpdate Transformers."
     assert fragment.frames[0].package_path == "transformers/models/auto/configuration_auto.py"
+
+
+def test_a_traceback_s_last_line_wrapped_in_backticks_is_its_exception_line() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        ' File "/env/lib/python3.6/site-packages/transformers/tokenization_utils_base.py", line 2430, in __call__\n'
+        '  ` "text input must of type `str` (single example), "`\n'
+        "`ValueError: text input must of type `str` (single example), `List[str]` (batch of examples).`"
+    )
+    error = extract(text).primary
+    assert error is not None and error.kind == "traceback" and error.error_class == "ValueError"
+    assert error.message == "text input must of type `str` (single example), `List[str]` (batch of examples)."
+    frame = error.raising_frame
+    assert frame is not None and frame.line == 2430
+
+
+def test_a_backticked_line_that_is_no_exception_line_stays_out_of_the_traceback() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.11/site-packages/transformers/trainer.py", line 10, in train\n'
+        "`the training stopped here, see above`"
+    )
+    error = extract(text).primary
+    assert error is None or error.error_class is None
