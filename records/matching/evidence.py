@@ -279,11 +279,11 @@ def gather(entry: IndexEntry, text: TextEvidence, error_class: str | None, hint:
         error_class=class_evidence(error_class, entry.error_class),
         frame=frame_evidence(hint, entry),
         repo=1.0 if hint and library and library in hint.libraries else 0.0,
-        same_line=_same_line(hint, entry),
+        same_line=same_line(hint, entry),
     )
 
 
-def _same_line(hint: FrameHint | None, entry: IndexEntry) -> bool:
+def same_line(hint: FrameHint | None, entry: IndexEntry) -> bool:
     """Whether the raising frame's line is this record's raise line (the version that raised it).
 
     Python reports a multi-line ``raise`` at its first or its message line, so a line or two apart

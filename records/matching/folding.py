@@ -52,6 +52,7 @@ class Site:
     rank: float
     framed: bool  # a frame of the paste is in this file
     repo: str | None = None
+    newest: tuple[tuple[int, int], ...] = ()  # ``version_key`` of the newest release raising it here
 
     @property
     def cause(self) -> tuple[str | None, str | None, str]:
@@ -92,14 +93,21 @@ def is_other_backend(file_path: str | None) -> bool:
     return name.startswith(_SECONDARY_BACKENDS) or "_tf_" in name or "_flax_" in name or name in _BACKEND_MODULES
 
 
-def representative_key(site: Site) -> tuple[bool, bool, bool, int, float, str]:
-    """Order sites of one cause: shared, generated, PyTorch, then the more central module, rank, path.
+def representative_key(
+    site: Site, latest: tuple[tuple[int, int], ...] = ()
+) -> tuple[bool, bool, bool, bool, int, float, str]:
+    """Order sites of one cause: shared, still raised, generated, PyTorch, the more central module, rank, path.
 
     A module nearer the package root (``trainer.py``) is used by more code than one deeper down
-    (``integrations/deepspeed.py``), so a paste without a frame more likely comes from it.
+    (``integrations/deepspeed.py``), so a paste without a frame more likely comes from it. A shared
+    module that stopped raising the check before ``latest`` (the newest release of the cause) ranks
+    after one that still raises it: the check moved (transformers 4.x raised the quantization checks in
+    ``modeling_utils.py``, later releases in ``quantizers/``) and the newer file is where it lives now.
     """
     path = site.file_path or ""
-    return _PER_MODEL in path, "/modular_" in path, is_other_backend(path), path.count("/"), -site.rank, path
+    per_model = _PER_MODEL in path
+    older = not per_model and bool(site.newest) and site.newest < latest
+    return per_model, older, "/modular_" in path, is_other_backend(path), path.count("/"), -site.rank, path
 
 
 def named_libraries(text: str) -> frozenset[str]:
@@ -131,7 +139,8 @@ def _per_cause(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site,
         if picked:
             result.extend((m, ()) for m in picked)
             continue
-        best = min(members, key=representative_key)
+        latest = max(m.newest for m in members)
+        best = min(members, key=lambda m: representative_key(m, latest))
         result.append((best, tuple(m for m in members if m is not best)))
     return result
 
@@ -156,7 +165,7 @@ def _across_libraries(
 
 def _library_order(
     site: Site, libraries: frozenset[str]
-) -> tuple[tuple[bool, int], tuple[bool, bool, bool, int, float, str]]:
+) -> tuple[tuple[bool, int], tuple[bool, bool, bool, bool, int, float, str]]:
     return library_preference(site.repo, libraries), representative_key(site)
 
 

@@ -115,18 +115,15 @@ class IndexEntry(NamedTuple):
             )
         )
 
-    def releases(self) -> list[IndexEntry]:
-        """Return the entry as each release raising it has it: itself (the newest), then one per older release.
+    def release_lines(self) -> tuple[tuple[str | None, int | None], ...]:
+        """Return (release, raising line) of every release raising it, newest first (itself first)."""
+        return ((self.library_version, self.line_number), *self.version_lines)
 
-        The matcher compares a paste's raising line with each release's line and names the releases
-        whose line agrees; the copies share the record's id, so they answer as the one record.
-        """
-        if not self.version_lines:
-            return [self]
-        return [
-            self,
-            *(self._replace(library_version=v, line_number=line, version_lines=()) for v, line in self.version_lines),
-        ]
+    def at_release(self, release: str | None, line: int | None) -> IndexEntry:
+        """Return the entry as one of its releases has it (itself for its newest)."""
+        if release == self.library_version and line == self.line_number:
+            return self
+        return self._replace(library_version=release, line_number=line, version_lines=())
 
 
 @dataclass(slots=True)
@@ -396,7 +393,7 @@ class MatchIndex:
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
-        group.members.extend(entry.releases())
+        group.members.append(entry)  # a site of several releases stays one member (``release_lines``)
         if entry.curated and entry.line_number is None:
             self._unlocated_curated[slot] = 1
         if self._file_names[slot] != name:
@@ -430,7 +427,7 @@ class MatchIndex:
                 raise ValueError(f"entry {entry.id} takes slot {slot} before slot {opened} was opened")
             elif names[slot] != name:
                 names[slot] = MIXED_FILES
-            groups[slot].members.extend(entry.releases())
+            groups[slot].members.append(entry)
             if entry.curated and line is None:
                 unlocated[slot] = 1
             if path:

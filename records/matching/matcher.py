@@ -13,7 +13,7 @@ record and the versions it was mined from) into one answer, and decides the stat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
@@ -31,6 +31,7 @@ from records.matching.evidence import (
     class_evidence,
     gather,
     library_of,
+    same_line,
     short_class,
     text_ceiling,
     text_ceiling_unaligned,
@@ -57,13 +58,14 @@ from records.matching.index import (
     TemplateFacts,
 )
 from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling
+from records.matching.template import Template, parse_template, segments_in_order
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
 # Templates scored for a paste's primary error. 24 sufficed for transformers alone; with the libraries
 # around it (three times the templates, many sharing its words) the real set's right answer fell to
 # places 25-40 for 2 of its 198 shipped positives (``make eval``: 187/198 at 24, 188 at 32, 189 at 40).
-CANDIDATES = 40
+CANDIDATES = 48
 # For the paste's other errors and fragments, tried only when the primary is not matched: 40 there too
 # made real pastes a third slower (4.1 -> 5.5 ms) and answered none more.
 FALLBACK_CANDIDATES = 24
@@ -126,6 +128,7 @@ class Match:
     other_files: tuple[str, ...] = ()  # files raising the same check, folded into this answer
     line_versions: tuple[str, ...] = ()  # versions whose raise line is the paste's raising line, newest first
     located_version: str | None = None  # the release whose line ``line_number`` is (a site of several releases)
+    curated: bool = False  # the text shown is a curated record's (written by the team, not mined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,14 @@ class _Scored:
     rank: float  # unclamped, orders answers whose shown score is the same (e.g. both 100)
     evidence: Evidence
     quoted: bool = False  # the paste quotes this template's raise statement (``quotes_source``)
+    # The entry of every release of the site; ``entry`` is the release scored (the one whose raise line
+    # is the paste's raising line, if any).
+    site: IndexEntry | None = None
+
+    @property
+    def releases(self) -> tuple[tuple[str | None, int | None], ...]:
+        """Return (release, raising line) of every release of the site, newest first."""
+        return (self.site or self.entry).release_lines()
 
 
 @dataclass
@@ -341,22 +352,73 @@ class Matcher:
         if error.error_class is None and not error.frames and not self._text_suffices(text):
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
         members = [m for m in group.members if m.alias_of is None or example_applies(m, error)]
-        return [
-            _score(member, text, error, hint, is_generic(group.template, member.repo), quoted=quoted)
-            for member in members
-        ]
+        return _score_members(members, text, error, hint, group.template, quoted=quoted)
 
     def _text_suffices(self, text: TextEvidence) -> bool:
         """Tell whether text evidence alone is enough: near certain, or a long run of the template in order."""
         return text.text >= self.thresholds.classless_text or text.telling
 
 
+def _score_members(
+    members: Sequence[IndexEntry],
+    text: TextEvidence,
+    error: ExtractedError,
+    hint: FrameHint | None,
+    template: Template,
+    *,
+    quoted: bool,
+) -> list[_Scored]:
+    """Score every member of a template: a site of several releases once, at the release that fits best.
+
+    The releases of a site (53 for a transformers site) share its id, file, class and repository:
+    their evidence differs only in whether the raising frame's line is theirs. Scored as the release
+    whose line is nearest that line (the newest of those as near), else as its newest release. Scoring
+    each release made a paste of a check raised in 444 files cost 80 ms.
+    """
+    raising = hint.raising_line if hint is not None else None
+    framed = FrameNames.of(hint).names if raising is not None else frozenset()
+    return [
+        _score(
+            _nearest_release(m, raising, framed), text, error, hint, is_generic(template, m.repo), quoted=quoted, site=m
+        )
+        for m in members
+    ]
+
+
+def _nearest_release(entry: IndexEntry, raising: int | None, framed: frozenset[str]) -> IndexEntry:
+    """Return the release of a site whose line is nearest ``raising`` (within the tolerance), else the site.
+
+    Only a site in a file of the paste's frames (``framed``: their last path parts) can be raised there.
+    """
+    if raising is None or not entry.version_lines or not entry.file_path:
+        return entry
+    if entry.file_path.rpartition("/")[2] not in framed:
+        return entry
+    lines = entry.release_lines()
+    near = [(abs(raising - line), k) for k, (_, line) in enumerate(lines) if line is not None and _near(raising, line)]
+    if not near:
+        return entry
+    release, line = lines[min(near)[1]]
+    return entry.at_release(release, line)
+
+
+def _near(raising: int | None, line: int | None) -> bool:
+    return raising is not None and line is not None and abs(raising - line) <= LINE_TOLERANCE
+
+
 def _score(
-    entry: IndexEntry, text: TextEvidence, error: ExtractedError, hint: FrameHint | None, generic: bool, *, quoted: bool
+    entry: IndexEntry,
+    text: TextEvidence,
+    error: ExtractedError,
+    hint: FrameHint | None,
+    generic: bool,
+    *,
+    quoted: bool,
+    site: IndexEntry | None = None,
 ) -> _Scored:
     evidence = gather(entry, text, error.error_class, hint)
     raw = raw_score(entry, evidence, text.literal_chars, generic=generic, quoted=quoted)
-    return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted)
+    return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted, site)
 
 
 def _first_ceiling(candidate: Candidate, facts: TemplateFacts, frames: FrameNames) -> float:
@@ -428,8 +490,9 @@ def _search_match(members: list[IndexEntry], score: float) -> Match:
     return Match(
         id=shown.record_id, score=score, error_class=shown.error_class, error_message=shown.error_message,
         file_path=located.file_path, line_number=located.line_number, location_id=located.record_id,
-        versions=tuple(dict.fromkeys(m.library_version for m in reversed(mined) if m.library_version)),
+        versions=_newest_first(release for m in mined for release, _ in m.release_lines()),
         why=("words of the query",), member_ids=tuple(dict.fromkeys(m.record_id for m in members)), rank=score,
+        curated=shown.curated,
         located_version=located.library_version,
     )  # fmt: skip
 
@@ -487,6 +550,7 @@ def _join_curated(answers: list[Match], framed: list[bool]) -> tuple[list[Match]
                 id=answer.id,
                 error_class=answer.error_class,
                 error_message=answer.error_message,
+                curated=answer.curated,
                 score=max(host.score, answer.score),
                 rank=max(host.rank, answer.rank),
                 member_ids=tuple(dict.fromkeys((*answer.member_ids, *host.member_ids))),
@@ -501,7 +565,7 @@ def _join_reworded(answers: list[Match], framed: list[bool], margin: float) -> t
     one and the same sentence going on in another, in the same file, with the same class; a curated
     record may keep the wording of an older release no shipped version raises. A paste that both fit
     about as well (within ``margin``) cannot say which version it came from, and two answers of one
-    check say nothing more than one: the better one stands for both.
+    check say nothing more than one: the better one stands for both, with a curated wording's text.
     """
     kept: list[Match] = []
     kept_framed: list[bool] = []
@@ -521,10 +585,16 @@ def _join_reworded(answers: list[Match], framed: list[bool], margin: float) -> t
             kept_framed.append(frame)
             continue
         other = kept[host]
+        # The text of a curated wording is shown (as ``_answer`` does), at the better fit's location.
+        text = answer if answer.curated and not other.curated else other
         kept[host] = replace(
             other,
+            id=text.id,
+            error_class=text.error_class,
+            error_message=text.error_message,
+            curated=text.curated,
             member_ids=tuple(dict.fromkeys((*other.member_ids, *answer.member_ids))),
-            versions=tuple(dict.fromkeys((*other.versions, *answer.versions))),
+            versions=_newest_first((*other.versions, *answer.versions)),
             line_versions=tuple(dict.fromkeys((*other.line_versions, *answer.line_versions))),
         )
         kept_framed[host] = kept_framed[host] or frame
@@ -542,7 +612,24 @@ def _reworded(kept: Match, other: Match, margin: float) -> bool:
     if not (kept.versions or other.versions) or set(kept.versions) & set(other.versions):
         return False
     a, b = squashed_literal(kept.error_message), squashed_literal(other.error_message)
-    return len(a) >= REWORDED_OPENING and len(b) >= REWORDED_OPENING and a[:REWORDED_OPENING] == b[:REWORDED_OPENING]
+    if len(a) >= REWORDED_OPENING and len(b) >= REWORDED_OPENING and a[:REWORDED_OPENING] == b[:REWORDED_OPENING]:
+        return True
+    return _instance_of(kept.error_message, other.error_message) or _instance_of(
+        other.error_message, kept.error_message
+    )
+
+
+def _instance_of(general: str, specific: str) -> bool:
+    """Tell whether one wording is the other with a value made a placeholder (or the other way round).
+
+    transformers 5.13 raised "expected at least 2 calls to ..., max_new_tokens=2" and 5.15 "expected at
+    least {num_new_tokens} calls to ...": every literal part of the general template is, in order, in
+    the specific one's literal text. Only a long template is judged, or a few words would fit any text.
+    """
+    template = parse_template(general)
+    if template.holes == 0 or template.literal_chars < REWORDED_OPENING:
+        return False
+    return segments_in_order(template.segments, parse_template(specific).literal) == 1.0
 
 
 def _host_of(curated: Match, answers: list[Match]) -> Match | None:
@@ -563,7 +650,8 @@ def _fold(
 ) -> list[Match]:
     """Fold answers that are the same check raised in several files into one (``records.matching.folding``)."""
     sites = [
-        Site(k, a.file_path, a.error_class, a.error_message, a.rank, framed[k], repos[k]) for k, a in enumerate(answers)
+        Site(k, a.file_path, a.error_class, a.error_message, a.rank, framed[k], repos[k], _newest(a.versions))
+        for k, a in enumerate(answers)
     ]
     folded: list[Match] = []
     for site, others in fold(sites, names, libraries):
@@ -583,6 +671,11 @@ def _fold(
             )
         folded.append(answer)
     return folded
+
+
+def _newest(versions: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """Return the ``version_key`` of the newest of ``versions`` (listed newest first)."""
+    return version_key(versions[0]) if versions else ()
 
 
 def _located_at(answer: Match, others: list[Match]) -> Match:
@@ -608,40 +701,91 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     prints, else the newest.
     """
     members = group.members
+    if len(members) == 1 and not members[0].entry.curated:
+        return _site_answer(members[0], hint, versions)  # most answers: one mined site, nothing to fold
     curated = [m for m in members if m.entry.curated]
-    mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.entry.library_version))
+    mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.releases[0][0]))
     shown = curated[0] if curated else mined[-1]
-    newest_first = [*reversed(mined), *curated]
-    located = min(newest_first, key=lambda m: _location_key(m, hint, versions))
+    newest_first = [*(_located_release(m, versions) for m in reversed(mined)), *(m.entry for m in curated)]
+    located = min(newest_first, key=lambda entry: _location_key(entry, hint, versions))
     best = max(members, key=lambda m: m.rank)
-    versions_seen = tuple(dict.fromkeys(m.entry.library_version for m in reversed(mined) if m.entry.library_version))
-    on_the_line = tuple(
-        dict.fromkeys(
-            m.entry.library_version for m in reversed(mined) if m.evidence.same_line and m.entry.library_version
-        )
-    )
+    raising = hint.raising_line if hint is not None else None
+    on_line = {release for m in mined if m.evidence.same_line for release, line in m.releases if _near(raising, line)}
+    if len(mined) == 1:  # a site's releases are listed newest first
+        versions_seen = tuple(release for release, _ in mined[0].releases if release)
+    else:
+        versions_seen = _newest_first(release for m in mined for release, _ in m.releases)
     return Match(
         id=shown.entry.record_id,
         score=best.score,
         error_class=shown.entry.error_class,
         error_message=shown.entry.error_message,
-        file_path=located.entry.file_path,
-        line_number=located.entry.line_number,
-        location_id=located.entry.record_id,
+        file_path=located.file_path,
+        line_number=located.line_number,
+        location_id=located.record_id,
         versions=versions_seen,
         why=tuple(best.evidence.reasons(best.entry)),
         member_ids=tuple(dict.fromkeys(m.entry.record_id for m in members)),
         rank=best.rank,
-        line_versions=on_the_line,
-        located_version=located.entry.library_version,
+        line_versions=tuple(v for v in versions_seen if v in on_line),
+        located_version=located.library_version,
+        curated=bool(curated),
     )
 
 
-def _location_key(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> tuple[int, bool, bool]:
-    """Order a site's records for locating the answer (lowest first): line, printed version, mined."""
+def _site_answer(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
+    """Return ``_answer`` of a group of one mined site (its releases listed newest first)."""
+    located = _located_release(member, versions)
+    releases = member.releases
+    names = tuple(release for release, _ in releases if release)
+    on_line: tuple[str, ...] = ()
+    if member.evidence.same_line and hint is not None:
+        near = {release for release, line in releases if _near(hint.raising_line, line)}
+        on_line = tuple(name for name in names if name in near)
     entry = member.entry
+    return Match(
+        id=entry.record_id,
+        score=member.score,
+        error_class=entry.error_class,
+        error_message=entry.error_message,
+        file_path=located.file_path,
+        line_number=located.line_number,
+        location_id=located.record_id,
+        versions=names,
+        why=tuple(member.evidence.reasons(entry)),
+        member_ids=(entry.record_id,),
+        rank=member.rank,
+        line_versions=on_line,
+        located_version=located.library_version,
+    )
+
+
+def _newest_first(releases: Iterable[str | None]) -> tuple[str, ...]:
+    """Return the distinct releases, newest first."""
+    distinct = {release for release in releases if release}
+    return tuple(sorted(distinct, key=version_key, reverse=True))
+
+
+def _located_release(member: _Scored, versions: Mapping[str, str]) -> IndexEntry:
+    """Return the release of a mined site that locates the answer best (``_location_key``), newest on a tie.
+
+    Scored at the release whose line is nearest the raising frame's, that one; else the release the
+    paste prints, else the newest.
+    """
+    if member.evidence.same_line or member.site is None:
+        return member.entry
+    library = library_of(member.site)
+    stated = versions.get(library) if library is not None else None
+    for release, line in member.releases:
+        if stated is not None and release == stated:
+            return member.site.at_release(release, line)
+    return member.site
+
+
+def _location_key(entry: IndexEntry, hint: FrameHint | None, versions: Mapping[str, str]) -> tuple[int, bool, bool]:
+    """Order a site's records for locating the answer (lowest first): line, printed version, mined."""
     distance = 1_000_000
-    if member.evidence.same_line and hint is not None and hint.raising_line is not None and entry.line_number:
+    if hint is not None and hint.raising_line is not None and entry.line_number and same_line(hint, entry):
         distance = abs(hint.raising_line - entry.line_number)
     library = library_of(entry)
     stated = (

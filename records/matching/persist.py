@@ -157,8 +157,7 @@ def entries(index: MatchIndex) -> list[IndexEntry]:
 
 def _state(index: MatchIndex) -> dict[str, Any]:
     groups = [group for group in index._groups if group is not None]
-    releases = sum(1 + len(entry.version_lines) for entry in index._entry_of_id.values())  # ``IndexEntry.releases``
-    if len(groups) != len(index._groups) or sum(len(g.members) for g in groups) != releases:
+    if len(groups) != len(index._groups) or sum(len(g.members) for g in groups) != len(index._entry_of_id):
         raise ValueError("only a freshly built index can be saved (this one was changed after its build)")
     slot_of = index._group_of_text
     listed = entries(index)

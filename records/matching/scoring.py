@@ -128,7 +128,7 @@ def _unframed(text: float) -> float:
 
 def _member_ceiling(entry: IndexEntry, text: float, literal_chars: int, frames: FrameNames) -> float:
     frame = frames.frame(entry.file_path)
-    same_line = frame >= 1.0 and _near(frames.raising_line, entry.line_number)
+    same_line = frame >= 1.0 and any(_near(frames.raising_line, line) for _, line in entry.release_lines())
     raw = W_TEXT * text + W_CLASS + W_FRAME * frame + W_REPO + W_LINE * same_line + W_EXPLAINED
     if entry.file_path and "/modular_" in entry.file_path:
         raw -= MODULAR_PENALTY

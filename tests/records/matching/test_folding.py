@@ -200,3 +200,22 @@ def test_safetensors_torch_module_stands_for_the_other_frameworks_copies() -> No
     assert result.matches[0].file_path == "bindings/python/py_src/safetensors/torch.py"
     assert is_other_backend("bindings/python/py_src/safetensors/paddle.py")
     assert not is_other_backend("bindings/python/py_src/safetensors/torch.py")
+
+
+def test_a_shared_module_that_stopped_raising_a_check_ranks_after_the_one_raising_it_now() -> None:
+    # transformers 4.x raised its quantization checks in modeling_utils.py, later releases in quantizers/.
+    moved_from = _entry("old", "src/transformers/modeling_utils.py")._replace(library_version="4.44.2")
+    moved_to = _entry("new", "src/transformers/quantizers/quantizer_bnb_4bit.py")._replace(library_version="5.24.0")
+    (answer,) = _matcher(moved_from, moved_to).match(PASTE).matches
+    assert answer.file_path == "src/transformers/quantizers/quantizer_bnb_4bit.py"
+    assert set(answer.member_ids) == {"old", "new"}
+    # Raised in the same releases, the more central module stands for the other again.
+    same = moved_from._replace(library_version="5.24.0")
+    assert _matcher(same, moved_to).match(PASTE).matches[0].file_path == "src/transformers/modeling_utils.py"
+
+
+def test_a_per_model_copy_of_an_older_release_is_ranked_as_a_per_model_copy() -> None:
+    old_copy = MODEL_COPIES[0]._replace(library_version="4.30.2")
+    answer = _matcher(old_copy, *MODEL_COPIES[1:]).match(PASTE).matches[0]
+    # A model removed or renamed in later releases is no sign the check moved: path order, as for the others.
+    assert answer.file_path == "src/transformers/models/bert/modeling_bert.py"

@@ -72,3 +72,28 @@ def test_an_entry_from_a_record_carries_its_older_releases_lines() -> None:
         }
     )
     assert IndexEntry.from_record(record).version_lines == (("4.57.6", 120),)  # a release with no line: none
+
+
+def test_a_site_of_many_releases_is_one_member_of_its_template() -> None:
+    index = MatchIndex.build([SITE])
+    (candidate,) = index.candidates("input_ids must be a tensor of rank 2, not a list of the rank you gave")
+    assert candidate.group.members == [SITE]  # its releases are not copied into the template's members
+
+
+def test_releases_at_one_line_are_all_named_and_the_newest_of_them_locates() -> None:
+    site = SITE._replace(version_lines=(("5.12.1", 120), ("4.57.6", 120), ("4.36.2", 90)))
+    (answer,) = Matcher(MatchIndex.build([site])).match(_paste(121)).matches  # a line off: the raise's message line
+    assert answer.line_versions == ("5.12.1", "4.57.6")
+    assert (answer.line_number, answer.located_version) == (120, "5.12.1")
+
+
+def test_a_frame_in_another_file_at_a_release_s_line_locates_nothing() -> None:
+    paste = _paste(120).replace("transformers/core.py", "transformers/other.py")
+    (answer,) = Matcher(MatchIndex.build([SITE])).match(paste).matches
+    assert (answer.line_number, answer.located_version, answer.line_versions) == (100, "5.24.0", ())
+
+
+def test_the_release_a_paste_prints_locates_the_answer_without_a_frame() -> None:
+    paste = f"transformers version: 4.36.2\n{_paste(None)}"
+    (answer,) = Matcher(MatchIndex.build([SITE])).match(paste).matches
+    assert (answer.line_number, answer.located_version) == (90, "4.36.2")
