@@ -21,6 +21,7 @@ from records.extraction.lines import (
     is_chain_separator,
     looks_like_code,
     parse_frame_line,
+    parse_log_line,
     split_exception_line,
 )
 from records.extraction.model import KIND_CANDIDATE, ExtractedError
@@ -43,6 +44,10 @@ _DECORATION = " \t-*>•_"
 _MAX_TAG_CHARS = 30  # an issue title's '[Bug]' tag
 _NO_DIGITS = str.maketrans("", "", "0123456789")
 _MARKERS = frozenset("^~ ")  # the carets Python 3.11 prints under the failing expression
+# A shell prompt and the command typed at it: '(env) user@host:~/dir$ python x.py', 'C:\\dir>python x.py'
+# (a prompt's opening parenthesis is often left out of the copy: 'base) ubuntu@vm:~ ...').
+_PROMPT_RE = re.compile(r"(?:\(?[\w.-]{1,60}\) ?)?(?:[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}|[A-Za-z]:\\[^>\n]{0,300}>)")
+_QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE", "NOTICE"})  # a log line that reports, not fails
 
 
 def find_candidates(raw: str, cleaned: str) -> list[ExtractedError]:
@@ -174,7 +179,15 @@ def _not_message(text: str) -> bool:
         or text.startswith(("http://", "https://", "www.", "{", "[", "<"))
         or split_exception_line(text, strict=True) is not None
         or _traceback_line(text)
+        or _PROMPT_RE.match(text) is not None
+        or _quiet_log_line(text)
     )
+
+
+def _quiet_log_line(text: str) -> bool:
+    """Tell whether a line is logged at a level that reports progress (INFO, DEBUG), not a failure."""
+    parsed = parse_log_line(text)
+    return parsed is not None and parsed[0] in _QUIET_LEVELS
 
 
 def _traceback_line(text: str) -> bool:

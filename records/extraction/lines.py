@@ -48,7 +48,10 @@ _TIMESTAMP_RE = re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{
 _GLOG_RE = re.compile(r"([EFWI])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} {1,8}\d{1,10} [^\]\n]{1,300}\] ?")
 _LEVEL_RE = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DEBUG|NOTICE|TRACE)\b")
 _LOGURU_LOCATION_RE = re.compile(r"[\w.<>]{1,200}:[\w<>]{1,200}:\d{1,9} - ")
-_CODE_START_RE = re.compile(r"[A-Za-z_][\w.]{0,200}(?:\(|\[| ?[-+*/%|&]?=[^=])")
+# A call, a subscript, an assignment, or a tuple assignment ('config, kwargs = AutoConfig.from_pretrained(').
+_CODE_START_RE = re.compile(
+    r"[A-Za-z_][\w.]{0,200}(?:\(|\[| ?[-+*/%|&]?=[^=])|[A-Za-z_][\w.]{0,200}(?:, ?[A-Za-z_][\w.]{0,200}){1,8} ?=[^=]"
+)
 
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
 _LEVELS = tuple(f"{level}:" for level in ("ERROR", "CRITICAL", "FATAL", "WARNING", "WARN", "INFO", "DEBUG"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from records.extraction import clean_paste, extract
 
 
@@ -143,3 +145,31 @@ def test_a_backticked_line_that_is_no_exception_line_stays_out_of_the_traceback(
     )
     error = extract(text).primary
     assert error is None or error.error_class is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '(janus) C:\\Users\\me\\anaconda3\\Janus>python -c "from transformers import AutoModelForCausalLM"',
+        "(TTS) lco@lco2:~/Programming/LLM/DeepSeek$ python Janus-Pro-1B.py",
+        "base) ubuntu@VM-48-6-ubuntu:~  modelz-llm -m decapoda-research/llama-7b-hf",  # its "(" not copied
+        "2023-10-18 23:55:43,181 - 5543 - INFO - model.py:32 - loading model and embedding",
+        "config, kwargs = AutoConfig.from_pretrained(",
+    ],
+)
+def test_prompts_progress_logs_and_tuple_assignments_are_no_message_fragments(line: str) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.11/site-packages/transformers/models/auto/auto_factory.py", line 526, in f\n'
+        f"{line}\n\n{line}"
+    )
+    assert all(line not in fragment.message for fragment in extract(text).fragments)
+
+
+def test_an_error_logged_after_a_timestamp_is_still_a_fragment() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.11/site-packages/transformers/trainer.py", line 10, in train\n'
+        "\nit says:\n\nthe model weights could not be loaded from the checkpoint directory given"
+    )
+    assert any("could not be loaded" in fragment.message for fragment in extract(text).fragments)
