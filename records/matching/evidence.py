@@ -293,4 +293,9 @@ def same_line(hint: FrameHint | None, entry: IndexEntry) -> bool:
         return False
     if not hint.package_paths or not path_agrees(hint.package_paths[-1], entry.file_path):
         return False
-    return abs(hint.raising_line - entry.line_number) <= LINE_TOLERANCE
+    return near_line(hint.raising_line, entry.line_number)
+
+
+def near_line(raising_line: int | None, line: int | None) -> bool:
+    """Tell whether a raise at ``line`` is reported at ``raising_line`` (a line or two apart, see ``same_line``)."""
+    return raising_line is not None and line is not None and abs(raising_line - line) <= LINE_TOLERANCE

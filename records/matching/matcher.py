@@ -31,6 +31,7 @@ from records.matching.evidence import (
     class_evidence,
     gather,
     library_of,
+    near_line,
     same_line,
     short_class,
     text_ceiling,
@@ -396,15 +397,13 @@ def _nearest_release(entry: IndexEntry, raising: int | None, framed: frozenset[s
     if entry.file_path.rpartition("/")[2] not in framed:
         return entry
     lines = entry.release_lines()
-    near = [(abs(raising - line), k) for k, (_, line) in enumerate(lines) if line is not None and _near(raising, line)]
+    near = [
+        (abs(raising - line), k) for k, (_, line) in enumerate(lines) if line is not None and near_line(raising, line)
+    ]
     if not near:
         return entry
     release, line = lines[min(near)[1]]
     return entry.at_release(release, line)
-
-
-def _near(raising: int | None, line: int | None) -> bool:
-    return raising is not None and line is not None and abs(raising - line) <= LINE_TOLERANCE
 
 
 def _score(
@@ -702,8 +701,6 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     prints, else the newest.
     """
     members = group.members
-    if len(members) == 1 and not members[0].entry.curated:
-        return _site_answer(members[0], hint, versions)  # most answers: one mined site, nothing to fold
     curated = [m for m in members if m.entry.curated]
     mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.releases[0][0]))
     shown = curated[0] if curated else mined[-1]
@@ -711,7 +708,9 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     located = min(newest_first, key=lambda entry: _location_key(entry, hint, versions))
     best = max(members, key=lambda m: m.rank)
     raising = hint.raising_line if hint is not None else None
-    on_line = {release for m in mined if m.evidence.same_line for release, line in m.releases if _near(raising, line)}
+    on_line = {
+        release for m in mined if m.evidence.same_line for release, line in m.releases if near_line(raising, line)
+    }
     if len(mined) == 1:  # a site's releases are listed newest first
         versions_seen = tuple(release for release, _ in mined[0].releases if release)
     else:
@@ -731,33 +730,6 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
         line_versions=tuple(v for v in versions_seen if v in on_line),
         located_version=located.library_version,
         curated=bool(curated),
-    )
-
-
-def _site_answer(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
-    """Return ``_answer`` of a group of one mined site (its releases listed newest first)."""
-    located = _located_release(member, versions)
-    releases = member.releases
-    names = tuple(release for release, _ in releases if release)
-    on_line: tuple[str, ...] = ()
-    if member.evidence.same_line and hint is not None:
-        near = {release for release, line in releases if _near(hint.raising_line, line)}
-        on_line = tuple(name for name in names if name in near)
-    entry = member.entry
-    return Match(
-        id=entry.record_id,
-        score=member.score,
-        error_class=entry.error_class,
-        error_message=entry.error_message,
-        file_path=located.file_path,
-        line_number=located.line_number,
-        location_id=located.record_id,
-        versions=names,
-        why=tuple(member.evidence.reasons(entry)),
-        member_ids=(entry.record_id,),
-        rank=member.rank,
-        line_versions=on_line,
-        located_version=located.library_version,
     )
 
 

@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from records.matching.evidence import LINE_TOLERANCE, Evidence, FrameHint, path_agrees
+from records.matching.evidence import Evidence, FrameHint, near_line, path_agrees
 from records.matching.folding import is_other_backend
 from records.matching.index import IndexEntry
 
@@ -128,7 +128,7 @@ def _unframed(text: float) -> float:
 
 def _member_ceiling(entry: IndexEntry, text: float, literal_chars: int, frames: FrameNames) -> float:
     frame = frames.frame(entry.file_path)
-    same_line = frame >= 1.0 and any(_near(frames.raising_line, line) for _, line in entry.release_lines())
+    same_line = frame >= 1.0 and any(near_line(frames.raising_line, line) for _, line in entry.release_lines())
     raw = W_TEXT * text + W_CLASS + W_FRAME * frame + W_REPO + W_LINE * same_line + W_EXPLAINED
     if entry.file_path and "/modular_" in entry.file_path:
         raw -= MODULAR_PENALTY
@@ -137,10 +137,6 @@ def _member_ceiling(entry: IndexEntry, text: float, literal_chars: int, frames: 
     if same_line and literal_chars < SITE_LITERAL_CHARS:
         raw = max(raw, SITE_SCORE)
     return raw + W_SOURCE
-
-
-def _near(raising_line: int | None, line: int | None) -> bool:
-    return raising_line is not None and line is not None and abs(raising_line - line) <= LINE_TOLERANCE
 
 
 def _frame_file_name(path: str) -> str:
