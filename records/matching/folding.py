@@ -105,9 +105,15 @@ def representative_key(
     ``modeling_utils.py``, later releases in ``quantizers/``) and the newer file is where it lives now.
     """
     path = site.file_path or ""
-    per_model = _PER_MODEL in path
+    per_model, modular, other_backend, depth = _path_key(path)
     older = not per_model and bool(site.newest) and site.newest < latest
-    return per_model, older, "/modular_" in path, is_other_backend(path), path.count("/"), -site.rank, path
+    return per_model, older, modular, other_backend, depth, -site.rank, path
+
+
+@lru_cache(maxsize=65_536)
+def _path_key(path: str) -> tuple[bool, bool, bool, int]:
+    """Return what ``representative_key`` reads of a file's path (cached: asked for every copy of a check)."""
+    return _PER_MODEL in path, "/modular_" in path, is_other_backend(path), path.count("/")
 
 
 def named_libraries(text: str) -> frozenset[str]:

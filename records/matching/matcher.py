@@ -13,6 +13,7 @@ record and the versions it was mined from) into one answer, and decides the stat
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -77,6 +78,7 @@ MAX_QUERY_CHARS = 500
 # Ranks are sums of floats added in another order by the ceilings: a candidate is skipped only when its
 # ceiling is below the cut by more than rounding could ever make up.
 PRUNE_SLACK = 1e-6
+SCORE_ROUNDING = 0.1  # a score is its rank rounded to one decimal: 44.96 shows as 45.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,17 +218,19 @@ class Matcher:
         paste: str = "",
         *,
         limit: int = CANDIDATES,
+        floor: float = -math.inf,
     ) -> list[Match]:
         """Return every answer for one extracted error, best first (no status decision).
 
         ``versions`` are library versions the paste prints; ``names`` the class names it prints
         (``named_models``), which pick a model's file among copies of the same check; ``paste`` the
-        pasted text, which may quote a template's raise statement itself (``quotes_source``).
+        pasted text, which may quote a template's raise statement itself (``quotes_source``). Answers
+        whose rank is bound below ``floor`` may be left out (``_match_error`` shows none of them).
         """
         hint = _hint(error, libraries)
         groups: dict[str, _Group] = {}
         found = self._candidates(error, limit)
-        for candidate, items in zip(found, self._scored(found, error, hint, paste), strict=True):
+        for candidate, items in zip(found, self._scored(found, error, hint, paste, floor), strict=True):
             for item in items:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, hint, versions or {}) for group in groups.values()]
@@ -243,17 +247,17 @@ class Matcher:
         return answers
 
     def _scored(
-        self, found: list[Candidate], error: ExtractedError, hint: FrameHint | None, paste: str
+        self, found: list[Candidate], error: ExtractedError, hint: FrameHint | None, paste: str, floor: float
     ) -> list[list[_Scored]]:
         """Score the candidates that can change the answer, best bound first; return each one's members.
 
         A candidate is skipped (no members) when its ceiling (``records.matching.scoring``) is a margin
-        or more below the best rank found: it can then be neither the answer nor offered beside it.
-        Answers of other candidates fold or join with it only when their texts are kin (``_kin_of_scored``):
-        every candidate kin to one scored is scored too, so folding and joining see the answers they
-        would see without skipping. A curated record with no line joins the located site whose text it
-        opens whatever their scores (``_join_curated``): such a candidate and those that could host it
-        are always scored, first.
+        or more below the best rank found, or below ``floor``: it can then be neither the answer nor
+        offered beside it. Answers of other candidates fold or join with it only when their texts are
+        kin (``_kin_of_scored``): every candidate kin to one scored is scored too, so folding and joining
+        see the answers they would see without skipping. A curated record with no line joins the located
+        site whose text it opens whatever their scores (``_join_curated``): such a candidate and those
+        that could host it are always scored, first.
         """
         scored: list[list[_Scored] | None] = [None] * len(found)
         facts = [self.index.facts(c.slot) for c in found]
@@ -266,7 +270,7 @@ class Matcher:
         frames = FrameNames.of(hint)
         first = [_first_ceiling(c, f, frames) for c, f in zip(found, facts, strict=True)]
         for k in sorted(range(len(found)), key=lambda k: -first[k]):
-            if first[k] + PRUNE_SLACK < best - self.thresholds.margin:
+            if first[k] + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 break  # the rest are bounded lower still
             if scored[k] is not None:
                 continue
@@ -274,7 +278,7 @@ class Matcher:
             alignment = align(template.segments, error.message)
             limit = ceiling(found[k].group.members, text_ceiling(template, error.message, alignment),
                             template.literal_chars, frames)  # fmt: skip
-            if limit + PRUNE_SLACK < best - self.thresholds.margin:
+            if limit + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 continue
             items = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste), alignment)
             scored[k] = items
@@ -321,7 +325,10 @@ class Matcher:
         self, error: ExtractedError, extraction: Extraction, names: frozenset[str], paste: str, limit: int
     ) -> MatchResult:
         libraries = frozenset(extraction.libraries)
-        answers = self.score_error(error, libraries, extraction.versions, names, paste, limit=limit)
+        # An answer scored below ``ambiguous`` is never shown, nor is any answer when the best is: a
+        # candidate that cannot reach it changes nothing (most of an unmatched paste's time).
+        floor = self.thresholds.ambiguous - SCORE_ROUNDING
+        answers = self.score_error(error, libraries, extraction.versions, names, paste, limit=limit, floor=floor)
         status, shown = self._decide(error, extraction, answers)
         return MatchResult(status, tuple(shown), extraction, error)
 
@@ -701,6 +708,8 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     prints, else the newest.
     """
     members = group.members
+    if len(members) == 1 and not members[0].entry.curated:
+        return _site_of_releases(members[0], hint, versions)
     curated = [m for m in members if m.entry.curated]
     mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.releases[0][0]))
     shown = curated[0] if curated else mined[-1]
@@ -733,6 +742,40 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     )
 
 
+def _site_of_releases(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
+    """Return ``_answer`` of a group that is one mined site (the common case: no curated text to fold).
+
+    The same answer, without sorting and comparing members: a message raised in 200 model files
+    gives 200 such groups for one paste.
+    """
+    entry, located = member.entry, _located_release(member, versions)
+    releases = member.releases  # newest first
+    raising = hint.raising_line if hint is not None and member.evidence.same_line else None
+    return Match(
+        id=entry.record_id,
+        score=member.score,
+        error_class=entry.error_class,
+        error_message=entry.error_message,
+        file_path=located.file_path,
+        line_number=located.line_number,
+        location_id=located.record_id,
+        versions=tuple(release for release, _ in releases if release),
+        why=tuple(member.evidence.reasons(entry)),
+        member_ids=(entry.record_id,),
+        rank=member.rank,
+        line_versions=_on_line(releases, raising),
+        located_version=located.library_version,
+        curated=False,
+    )
+
+
+def _on_line(releases: Sequence[tuple[str | None, int | None]], raising: int | None) -> tuple[str, ...]:
+    """Return the releases (listed newest first) whose raise line is reported at ``raising``."""
+    if raising is None:
+        return ()
+    return tuple(release for release, line in releases if release and near_line(raising, line))
+
+
 def _newest_first(releases: Iterable[str | None]) -> tuple[str, ...]:
     """Return the distinct releases, newest first."""
     distinct = {release for release in releases if release}
@@ -747,10 +790,12 @@ def _located_release(member: _Scored, versions: Mapping[str, str]) -> IndexEntry
     """
     if member.evidence.same_line or member.site is None:
         return member.entry
-    library = library_of(member.site)
+    library = library_of(member.site) if versions else None
     stated = versions.get(library) if library is not None else None
+    if stated is None:
+        return member.site
     for release, line in member.releases:
-        if stated is not None and release == stated:
+        if release == stated:
             return member.site.at_release(release, line)
     return member.site
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from benchmarks.evalset import raised_cases, real_cases, shipped_matcher
 from benchmarks.evaluate import load_cases
+from records.extraction import extract
 from records.matching import IndexEntry, Matcher
 from records.matching.align import align
 from records.matching.evidence import (
@@ -23,6 +24,7 @@ from records.matching.evidence import (
     text_ceiling_unaligned,
     text_evidence,
 )
+from records.matching.matcher import Thresholds
 from records.matching.scoring import FrameNames, ceiling, raw_score
 from records.matching.template import parse_template
 
@@ -175,3 +177,18 @@ def test_skipping_candidates_changes_no_answer(name: str) -> None:
     assert len(cases) >= 15
     for case in cases:
         assert _answers(shipped_matcher(), case["text"]) == _answers(_unpruned(), case["text"]), case["id"]
+
+
+def test_answers_that_cannot_be_shown_are_left_out_below_the_floor() -> None:
+    """``score_error``'s floor drops what no status shows; ``match`` decides as it does without it."""
+    shown_from = Thresholds().ambiguous
+    python_own = extract("ValueError: too many values to unpack (expected 2)").primary
+    assert python_own is not None
+    everything = shipped_matcher().score_error(python_own, frozenset())
+    assert everything and max(a.score for a in everything) < shown_from  # Python's own words: none fits
+    assert shipped_matcher().score_error(python_own, frozenset(), floor=shown_from) == []
+    two_files = extract("ValueError: You have to specify either decoder_input_ids or decoder_inputs_embeds").primary
+    assert two_files is not None
+    offered = [a for a in shipped_matcher().score_error(two_files, frozenset()) if a.score >= shown_from]
+    floored = shipped_matcher().score_error(two_files, frozenset(), floor=shown_from)
+    assert len(offered) >= 2 and floored[: len(offered)] == offered
