@@ -55,6 +55,12 @@ def squash(text: str) -> str:
     return _NOT_ALNUM.sub("", text.lower())
 
 
+@lru_cache(maxsize=16)
+def squashed_message(message: str) -> str:
+    """Return ``squash(message)``, cached: one paste's message is aligned with every candidate template."""
+    return squash(message)
+
+
 @lru_cache(maxsize=65_536)
 def squashed_segments(segments: tuple[str, ...]) -> tuple[str, ...]:
     """Return a template's non-empty squashed literal segments, long ones in pieces (cached: templates repeat)."""
@@ -81,7 +87,7 @@ def align(segments: tuple[str, ...], message: str) -> Alignment:
     total = sum(map(len, needles))
     if not total:
         return Alignment(0.0, 0, False)
-    hay = squash(message)
+    hay = squashed_message(message)
     hits = _find_in_order(needles, hay)
     found = sum(len(needle) for needle, hit in zip(needles, hits, strict=True) if hit is not None)
     first = next((k for k, hit in enumerate(hits) if hit is not None), None)

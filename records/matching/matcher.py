@@ -385,13 +385,26 @@ def _score_members(
     each release made a paste of a check raised in 444 files cost 80 ms.
     """
     raising = hint.raising_line if hint is not None else None
-    framed = FrameNames.of(hint).names if raising is not None else frozenset()
-    return [
-        _score(
-            _nearest_release(m, raising, framed), text, error, hint, is_generic(template, m.repo), quoted=quoted, site=m
-        )
-        for m in members
-    ]
+    frame_files = FrameNames.of(hint).names
+    framed = frame_files if raising is not None else frozenset()
+    # A member in no frame's file has no frame or line evidence of its own: its evidence is that of
+    # every such member of its class and repository, with a file or without (``frame_evidence``): a
+    # check copied into 200 model files is gathered once or twice, not 200 times.
+    shared: dict[tuple[str | None, str | None, bool], Evidence] = {}
+    scored: list[_Scored] = []
+    for m in members:
+        generic = is_generic(template, m.repo)
+        if m.file_path and m.file_path.rpartition("/")[2] in frame_files:
+            scored.append(
+                _score(_nearest_release(m, raising, framed), text, error, hint, generic, quoted=quoted, site=m)
+            )
+            continue
+        key = (m.error_class, m.repo, bool(m.file_path))
+        evidence = shared.get(key)
+        if evidence is None:
+            evidence = shared[key] = gather(m, text, error.error_class, hint)
+        scored.append(_scored_with(m, evidence, text, generic, quoted=quoted, site=m))
+    return scored
 
 
 def _nearest_release(entry: IndexEntry, raising: int | None, framed: frozenset[str]) -> IndexEntry:
@@ -423,7 +436,12 @@ def _score(
     quoted: bool,
     site: IndexEntry | None = None,
 ) -> _Scored:
-    evidence = gather(entry, text, error.error_class, hint)
+    return _scored_with(entry, gather(entry, text, error.error_class, hint), text, generic, quoted=quoted, site=site)
+
+
+def _scored_with(
+    entry: IndexEntry, evidence: Evidence, text: TextEvidence, generic: bool, *, quoted: bool, site: IndexEntry | None
+) -> _Scored:
     raw = raw_score(entry, evidence, text.literal_chars, generic=generic, quoted=quoted)
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted, site)
 

@@ -107,9 +107,15 @@ def ceiling(
     without their penalties (one set lookup each, for a first pass over every candidate). Empty
     ``members`` give minus infinity.
     """
-    if exact:
-        return max((_member_ceiling(e, text, literal_chars, frames) for e in members), default=-math.inf) * 100
     names = frames.names
+    if exact:
+        # A member in no frame's file is bound by ``_unframed`` (less its penalties): once the bound found
+        # is that high, the rest of them (200 copies of a check in model files) cannot raise it.
+        unframed, best = _unframed(text), -math.inf
+        for entry in members:
+            if best < unframed or (entry.file_path and entry.file_path.rpartition("/")[2] in names):
+                best = max(best, _member_ceiling(entry, text, literal_chars, frames))
+        return best * 100
     framed = [e for e in members if e.file_path and e.file_path.rpartition("/")[2] in names]
     best = max((_member_ceiling(e, text, literal_chars, frames) for e in framed), default=-math.inf)
     if len(framed) < len(members):

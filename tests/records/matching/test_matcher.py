@@ -12,7 +12,11 @@ from hypothesis import strategies as st
 
 from benchmarks.evalset import EVAL_DIR, shipped_matcher, shipped_records
 from benchmarks.pastes import render_message
+from records.extraction import extract
 from records.matching import IndexEntry, Matcher, MatchIndex
+from records.matching.evidence import text_evidence
+from records.matching.matcher import _hint, _score, _score_members
+from records.matching.template import parse_template
 from records.model import Record
 from records.versions import version_key
 from tests.conftest import SEED_IDS
@@ -283,3 +287,36 @@ def test_a_short_template_is_never_judged_an_instance_of_another() -> None:
                    line_number=1, repo="o/lib", curated=False, library_version="2.0")  # fmt: skip
     b = a._replace(id="b", error_message="bad value 3", line_number=2, library_version="1.0")
     assert len(Matcher(MatchIndex.build([a, b])).match("ValueError: bad value 3").matches) == 2
+
+
+def test_members_outside_the_frames_score_as_each_would_alone() -> None:
+    """Evidence shared by members in no frame's file is keyed by what it reads: class, repository, a file."""
+    message = "the widget configuration {name} cannot be combined with legacy sprockets"
+    members = [
+        IndexEntry(id="framed", error_message=message, error_class="ValueError", file_path="src/lib/delta.py",
+                   line_number=40, repo="o/lib", curated=False, version_lines=(("1.0", 30),)),
+        IndexEntry(id="alpha", error_message=message, error_class="ValueError", file_path="src/lib/alpha.py",
+                   line_number=10, repo="o/lib", curated=False),
+        IndexEntry(id="gamma", error_message=message, error_class="ValueError", file_path="src/lib/models/gamma.py",
+                   line_number=12, repo="o/lib", curated=False),
+        IndexEntry(id="other-class", error_message=message, error_class="TypeError", file_path="src/lib/beta.py",
+                   line_number=20, repo="o/lib", curated=False),
+        IndexEntry(id="no-file", error_message=message, error_class="ValueError", repo="o/lib", curated=False),
+        IndexEntry(id="other-repo", error_message=message, error_class="ValueError", file_path="src/lib/alpha.py",
+                   line_number=10, repo="o/other", curated=False),
+    ]  # fmt: skip
+    paste = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/lib/delta.py", line 30, in f\n'
+        "ValueError: the widget configuration 'x' cannot be combined with legacy sprockets"
+    )
+    error = extract(paste).primary
+    assert error is not None
+    hint = _hint(error, frozenset({"lib"}))
+    template = parse_template(message)
+    text = text_evidence(template, None, error.message)
+    together = _score_members(members, text, error, hint, template, quoted=False)
+    alone = [_score(together[0].entry, text, error, hint, False, quoted=False, site=members[0])]
+    alone += [_score(m, text, error, hint, False, quoted=False, site=m) for m in members[1:]]
+    assert [(s.entry, s.rank, s.evidence) for s in together] == [(s.entry, s.rank, s.evidence) for s in alone]
+    assert together[0].entry.line_number == 30 and together[0].evidence.same_line  # the 1.0 release's line
+    assert len({s.evidence for s in together[1:]}) == 4  # four kinds of unframed evidence
