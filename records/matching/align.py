@@ -62,6 +62,12 @@ def squashed_message(message: str) -> str:
 
 
 @lru_cache(maxsize=65_536)
+def squashed_parts(segments: tuple[str, ...]) -> tuple[str, ...]:
+    """Return each of a template's literal segments squashed, empty ones too (cached: templates repeat)."""
+    return tuple(map(squash, segments))
+
+
+@lru_cache(maxsize=65_536)
 def squashed_segments(segments: tuple[str, ...]) -> tuple[str, ...]:
     """Return a template's non-empty squashed literal segments, long ones in pieces (cached: templates repeat)."""
     return tuple(piece for needle in map(squash, segments) if needle for piece in _pieces(needle))
@@ -170,14 +176,15 @@ def _outside(
     first_hit, last_hit = hits[first], hits[last]
     if first_hit is None or last_hit is None or not hay:
         return 0.0
-    before = first_hit if first == 0 and squash(segments[0]) else 0
-    after = len(hay) - last_hit - len(needles[last]) if last == len(needles) - 1 and squash(segments[-1]) else 0
+    parts = squashed_parts(segments)
+    before = first_hit if first == 0 and parts[0] else 0
+    after = len(hay) - last_hit - len(needles[last]) if last == len(needles) - 1 and parts[-1] else 0
     return (before + after) / len(hay)
 
 
 def _inside_one_segment(segments: tuple[str, ...], hay: str, total: int) -> Alignment:
     """Align a message that is a piece of one long segment (a message cut off, or quoted in part)."""
-    if len(hay) >= MIN_PARTIAL and any(hay in squash(segment) for segment in segments):
+    if len(hay) >= MIN_PARTIAL and any(hay in segment for segment in squashed_parts(segments)):
         return Alignment(len(hay) / total, len(hay), True)
     return Alignment(0.0, 0, False)
 
