@@ -159,9 +159,11 @@ class Candidate:
     slot: int  # the template's place in the index (``MatchIndex.facts``)
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateFacts:
+class TemplateFacts(NamedTuple):
     """What the matcher asks of a template before comparing it with a paste, kept from the build.
+
+    A named tuple, as ``IndexEntry``: one is made for each candidate of each paste (55 a paste on the
+    shared benchmark), and a frozen dataclass took four times as long to make.
 
     ``text_key`` and ``opening_key`` are checksums of its literal text (``literal_key``, which folding
     compares) and of its squashed opening (which joining rewordings compares): two templates whose
