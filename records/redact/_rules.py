@@ -2,7 +2,8 @@
 
 They come before gitleaks' and Microsoft's tables (records/redact/_scanner.py) when findings overlap, and
 cover what those tables miss: Discord tokens told by their base64 user id, labelled values of every
-spelling, URL credentials, home directories and e-mail addresses.
+spelling, passwords of letters only, crypt(3) password hashes, URL credentials, home directories and
+e-mail addresses.
 """
 
 from __future__ import annotations
@@ -276,6 +277,36 @@ def _is_bare_value(value: str) -> bool:
     return _VALUE_SET.issuperset(value) and any(map(str.isdigit, value)) and any(map(str.isalpha, value))
 
 
+# A password of letters only, bare or quoted: generic_secret leaves it (a bare value must hold a digit,
+# and gitleaks' allowlist lets a quoted value of letters go), yet it is 'Password=sunshine;' of a
+# connection string, 'PGPASSWORD=trustno' of an env dump, 'db_pass: correct-horse-battery' of YAML. Only
+# password labels (a bare 'pass' needs a prefix: 'pass: true' is prose), and the value must end the
+# line, a list item or an assignment, or be followed by a space and no word: 'Password: please try
+# again' is prose, 'password=getpass()' and 'password=self.password' are code.
+_LOGIN_LABEL = (
+    r"(?:\A|[^/A-Za-z0-9_\-\]])(?i:(?:[a-z0-9]+[_.-])*[a-z0-9]*(?:password|passwd|passphrase|pwd)"
+    r"|(?:[a-z0-9]+[_.-])+pass)"
+)
+PASSWORD_WORD = (
+    rf"{_LOGIN_LABEL}[\"'`]?[ \t]*(?:=>|:=|[:=])[ \t]*[\"'`]?([A-Za-z][A-Za-z!@#$%^&*_+~-]{{3,63}})"
+    r"(?:[;,&\"'`)\]\r\n]|\z|[ \t]+(?:[^A-Za-z \t]|\z))"
+)
+# Words a password label is followed by that are no password: literals, types, states, placeholders.
+_NOT_PASSWORDS = frozenset({
+    *_NOT_SECRETS, "required", "optional", "string", "bytes", "hidden", "redacted", "empty", "missing",
+    "invalid", "incorrect", "wrong", "unset", "default", "omitted", "masked", "censored", "removed",
+})  # fmt: skip
+_CODE_WORDS = ("pass", "pwd", "secret", "token", "key", "environ", "getenv", "input", "prompt")
+
+
+def password_word(value: str) -> bool:
+    """Accept a letters-only password, not a literal, a state or a variable named for what it holds."""
+    lowered = value.lower()
+    if lowered in _NOT_PASSWORDS or any(word in lowered for word in _CODE_WORDS):
+        return False
+    return not placeholder(value)
+
+
 _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct", "agent", "cbt", "wt", "sa", "oat")
 
 _PEM_BEGIN = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -397,6 +428,18 @@ RULES: tuple[Rule, ...] = (
         labelled_name,
         accept_in=labelled_value,
         accept_match_in=labelled_name,
+    ),
+    Rule("password", compile_pattern(PASSWORD_WORD), ("pass", "pwd"), password_word),
+    Rule(
+        "password_hash",
+        # crypt(3) hashes as /etc/shadow and htpasswd files hold them: bcrypt, SHA-crypt, MD5-crypt, Argon2.
+        compile_pattern(
+            r"\$2[abxy]?\$[0-9]{2}\$[./A-Za-z0-9]{53}"
+            r"|\$[56]\$(?:rounds=[0-9]{4,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}"
+            r"|\$1\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}"
+            r"|\$argon2(?:id|i|d)\$v=[0-9]+\$m=[0-9]+,t=[0-9]+,p=[0-9]+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}"
+        ),
+        ("$2", "$5$", "$6$", "$1$", "$argon2"),
     ),
     Rule(
         "email",

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from records._re2 import SpanPattern, compile_spans
+from records.redact import redact
 from records.redact._rules import (
     _NOT_EMAIL_LITERALS,
     EMAIL_ADDRESS,
@@ -177,3 +178,53 @@ def test_an_address_is_rejected_only_when_it_holds_a_literal_the_rule_looks_for(
     # The e-mail rule skips _is_email on a paste holding none of these literals.
     rejected = not _is_email(address)
     assert not rejected or any(literal in address.lower() for literal in _NOT_EMAIL_LITERALS)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Server=tcp:db.example.net,1433;User ID=sa;Password=sunshine;Encrypt=True;", "sunshine"),
+        ("PGPASSWORD=trustno\nPGUSER=app\n", "trustno"),
+        ("db_pass: correct-horse-battery\n", "correct-horse-battery"),
+        ("ERROR worker: login failed: password=trustno (retry 2/5)", "trustno"),
+        ('{"user": "app", "passwd": "sunshine"}', "sunshine"),
+        ("password = 'hunterzz'", "hunterzz"),
+    ],
+)
+def test_a_password_of_letters_only_is_redacted(text: str, secret: str) -> None:
+    result = redact(text)
+    assert secret not in result.text
+    assert {f.kind for f in result.findings} & {"password", "generic_secret"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Incorrect password: please try again",  # prose after the label
+        "ValueError: password: required",
+        "def login(self, username: str, password: Optional[str] = None):",  # code
+        "    conn = connect(host=h, password=password)",
+        "  File x, in f(password=self.password)",
+        "password=getpass()",
+        "login(password=db_password)",  # a variable named for what it holds
+        "pass: true",  # a bare 'pass' is prose
+        "Password: ********",
+        'psycopg2.OperationalError: FATAL:  password authentication failed for user "postgres"',
+    ],
+)
+def test_a_password_label_before_prose_or_code_redacts_nothing(text: str) -> None:
+    assert redact(text).findings == ()
+
+
+@pytest.mark.parametrize(
+    "hashed",
+    [
+        "$2b$12$KIXQJ1a0s8eZ5lq8pQm1NuV3c7Rk1gq1YyqvT6xgk0oQpQk9a7m2W",  # bcrypt
+        "$6$saltsalt$qFmFH.bQmmtXzyBY0s9v7Oicd2z4XSIecDzlB5KiA2/jctKu9YterLp8wwnSq.qc.eoxqOmSuNp2xS0ktL3nh/",
+        "$1$abcdefgh$0123456789abcdefghijkl",  # MD5-crypt
+        "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG",
+    ],
+)
+def test_a_password_hash_is_redacted(hashed: str) -> None:
+    result = redact(f"root:{hashed}:19000:0:99999:7:::")
+    assert hashed not in result.text and [f.kind for f in result.findings] == ["password_hash"]

@@ -104,19 +104,22 @@ def test_detect_secrets_recall_holds_with_its_ported_detectors() -> None:
     # detect-secrets' fixtures tune the detectors ported from it (records/redact/_ported.py): recall 96.3%
     # when they landed, from 54.2% before. Its look-alikes are negatives of one plugin in one file type,
     # some of them secrets to another plugin, to gitleaks or in another file type ('password = m{{h}o)p...'
-    # is a look-alike in a .py file and a secret in a .yaml one), so they are held to their measured floor.
+    # is a look-alike in a .py file and a secret in a .yaml one), so they are held to their measured floor:
+    # 17.8% until letters-only passwords were redacted, 18.6% since ('ibm-cloud-pwd = shorter-version',
+    # a look-alike of the IBM plugin, is a password to a redactor of pastes).
     recall, false_positives = _totals(_counts("detect-secrets"))
     assert recall >= 0.96
-    assert false_positives <= 0.18
+    assert false_positives <= 0.187
 
 
 def test_noseyparker_stays_above_its_measured_floor() -> None:
     # The independent check (Nosey Parker's rule examples, never read to write a rule): recall 60.2% and
     # false positives 17.5% when it was added, short of the tuning sets' figures; this floor keeps it from
-    # getting worse unnoticed.
+    # getting worse unnoticed. Letters-only passwords and crypt(3) hashes (rules written from formats
+    # common in pastes, not from its examples) took it to 64.5% recall and 18.3% false positives.
     recall, false_positives = _totals(_counts("noseyparker"))
-    assert recall >= 0.60
-    assert false_positives <= 0.18
+    assert recall >= 0.645
+    assert false_positives <= 0.184
 
 
 # --- the kinds issue 13 names -------------------------------------------------------------------
