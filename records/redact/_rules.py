@@ -398,6 +398,23 @@ RULES: tuple[Rule, ...] = (
     Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
     Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
     Rule("groq_key", compile_pattern(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
+    # Keys of the model and vector-store services this community calls, told by their prefixes.
+    Rule("pinecone_key", compile_pattern(r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"), ("pcsk_",)),
+    Rule("xai_key", compile_pattern(r"\bxai-[A-Za-z0-9]{64,100}\b"), ("xai-",)),
+    Rule("nvidia_key", compile_pattern(r"\bnvapi-[A-Za-z0-9_-]{60,70}"), ("nvapi-",)),
+    Rule("dockerhub_token", compile_pattern(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{24,}"), ("dckr_",)),
+    Rule(
+        "command_password",
+        # A password given on a command line: 'mysql -u root -pS3cret' (no space after -p), 'sshpass -p
+        # secret', and a .netrc line 'machine host login me password secret'.
+        compile_pattern(
+            r"\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p([^\s'\"-][^\s'\"]{3,})"
+            r"|\bsshpass\s+-p\s*['\"]?([^\s'\"]{4,})"
+            r"|\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{4,})"
+        ),
+        ("mysql", "sshpass", "machine"),
+        _random,
+    ),
     Rule(
         "aws_secret_key",
         compile_pattern(
@@ -409,8 +426,9 @@ RULES: tuple[Rule, ...] = (
     Rule("url_credentials", compile_pattern(f"{URL_SCHEME}{URL_CREDENTIALS}@"), ("://",), locate=_url_credentials),
     Rule(
         "bearer_token",
-        compile_pattern(r"(?i:\b(?:bearer|basic))\s+([A-Za-z0-9._~+/-]{16,}=*)"),
-        ("bearer", "basic"),
+        # 'Token' is the scheme of Django REST framework and GitHub's older API, only after the header name.
+        compile_pattern(r"(?i:\b(?:bearer|basic|authorization:\s*token))\s+([A-Za-z0-9._~+/-]{16,}=*)"),
+        ("bearer", "basic", "authorization"),
         _has_digit_and_letter,
     ),
     Rule(

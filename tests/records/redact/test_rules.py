@@ -228,3 +228,29 @@ def test_a_password_label_before_prose_or_code_redacts_nothing(text: str) -> Non
 def test_a_password_hash_is_redacted(hashed: str) -> None:
     result = redact(f"root:{hashed}:19000:0:99999:7:::")
     assert hashed not in result.text and [f.kind for f in result.findings] == ["password_hash"]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        ("Pinecone(api_key='pcsk_4abcde_" + "Ab12Cd34" * 8 + "')", "pcsk_4abcde_" + "Ab12Cd34" * 8, "pinecone_key"),
+        ("Client(api_key=xai-" + "Ab12Cd34" * 10 + ")", "xai-" + "Ab12Cd34" * 10, "xai_key"),
+        ("url: nvapi-" + "Ab12Cd34" * 8 + " failed", "nvapi-" + "Ab12Cd34" * 8, "nvidia_key"),
+        ("docker login -u me -p dckr_pat_Ab12Cd34Ef56Gh78Ij90Kl12Mn3", "dckr_pat_Ab12Cd34Ef56Gh78Ij90Kl12Mn3", "dockerhub_token"),
+        ("$ mysql -u root -pS3cretPass123 -h db", "S3cretPass123", "command_password"),
+        ("sshpass -p 'hunter22' ssh user@host", "hunter22", "command_password"),
+        ("machine api.example.com login me password hunter2", "hunter2", "command_password"),
+        ("Authorization: Token 0123456789abcdef0123456789abcdef01234567", "0123456789abcdef01234567", "bearer_token"),
+    ],
+)  # fmt: skip
+def test_service_keys_and_command_line_passwords(text: str, secret: str, kind: str) -> None:
+    result = redact(text)
+    assert secret not in result.text and kind in {f.kind for f in result.findings}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["mysql -u root -p -h db", "mysql: error -p --port", "the machine is the login server password reset"],
+)
+def test_a_command_line_without_a_password_redacts_nothing(text: str) -> None:
+    assert redact(text).findings == ()
