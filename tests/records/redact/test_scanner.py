@@ -116,9 +116,9 @@ def test_noseyparker_stays_above_its_measured_floor() -> None:
     # The independent check (Nosey Parker's rule examples, never read to write a rule): recall 60.2% and
     # false positives 17.5% when it was added, short of the tuning sets' figures; this floor keeps it from
     # getting worse unnoticed. Letters-only passwords and crypt(3) hashes (rules written from formats
-    # common in pastes, not from its examples) took it to 64.5% recall and 18.3% false positives.
+    # common in pastes, not from its examples) took it to 65.2% recall and 18.3% false positives.
     recall, false_positives = _totals(_counts("noseyparker"))
-    assert recall >= 0.645
+    assert recall >= 0.65
     assert false_positives <= 0.184
 
 
