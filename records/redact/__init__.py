@@ -179,15 +179,20 @@ def _find(text: str) -> _Found:
     _scan_rules(safe, present, found, screen, personal=True)
     for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found)):
         found.add(start, end, kind)
-    decoded = _scanner.percent_decoded(safe)
-    if decoded is not None:
-        # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written.
-        plain, back = decoded
-        in_plain = _Found()
-        _scan_rules(plain, _finder()(plain.lower()), in_plain, Screen(plain), personal=False)
-        for start, end, kind in zip(in_plain.starts, in_plain.ends, in_plain.kinds, strict=True):
-            found.add(*back(start, end), kind)
+    # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written; a value
+    # labelled inside an escaped JSON string ('{\\"api_key\\": \\"...\\"}') is between no quotes as written.
+    for decoded in (_scanner.percent_decoded(safe), _scanner.json_unescaped(safe)):
+        if decoded is not None:
+            _scan_decoded(*decoded, found)
     return found
+
+
+def _scan_decoded(plain: str, back: Callable[[int, int], tuple[int, int]], found: _Found) -> None:
+    """Add the credentials our rules find in a decoded form of the text, at their spans in the original."""
+    in_plain = _Found()
+    _scan_rules(plain, _finder()(plain.lower()), in_plain, Screen(plain), personal=False)
+    for start, end, kind in zip(in_plain.starts, in_plain.ends, in_plain.kinds, strict=True):
+        found.add(*back(start, end), kind)
 
 
 def _scan_rules(text: str, present: frozenset[str], found: _Found, screen: Screen, *, personal: bool) -> None:

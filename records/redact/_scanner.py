@@ -198,6 +198,29 @@ def percent_decoded(text: str) -> tuple[str, Callable[[int, int], tuple[int, int
     return plain, back
 
 
+def json_unescaped(text: str) -> tuple[str, Callable[[int, int], tuple[int, int]]] | None:
+    r"""Return text with its escaped quotes unescaped ('\"' -> '"') and a map from a span in it back, or None.
+
+    A JSON string holding JSON ('"config": "{\"api_key\": \"...\"}"') labels its values between
+    escaped quotes, which a labelled value's pattern does not read as quotes. A secret never holds the
+    quote, so each span maps back by the escapes before it.
+    """
+    if '\\"' not in text:
+        return None
+    pieces = text.split('\\"')
+    at_plain: list[int] = []  # where each unescaped quote sits in the plain text
+    length = 0
+    for piece in pieces[:-1]:
+        length += len(piece)
+        at_plain.append(length)
+        length += 1
+
+    def back(start: int, end: int) -> tuple[int, int]:
+        return start + bisect.bisect_left(at_plain, start), end + bisect.bisect_left(at_plain, end)
+
+    return '"'.join(pieces), back
+
+
 def keywords() -> frozenset[str]:
     """Return every keyword of the rules (lower-case)."""
     return frozenset(k for rule in rules()[0] for k in rule.keywords)

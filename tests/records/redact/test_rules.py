@@ -254,3 +254,13 @@ def test_service_keys_and_command_line_passwords(text: str, secret: str, kind: s
 )
 def test_a_command_line_without_a_password_redacts_nothing(text: str) -> None:
     assert redact(text).findings == ()
+
+
+def test_values_labelled_inside_an_escaped_json_string_are_redacted_in_place() -> None:
+    key = "abcd1234" * 8
+    text = '{"config": "{\\"sl_api_key\\": \\"' + key + '\\", \\"pwd\\": \\"sunshine\\"}", "retries": 3}'
+    result = redact(text)
+    assert key not in result.text and "sunshine" not in result.text
+    # The markers replace the values alone: the escaped quotes around them are kept as they were.
+    assert '\\"[REDACTED:softlayer_key]\\"' in result.text and '\\"[REDACTED:password]\\"' in result.text
+    assert result.text.endswith('\\"}", "retries": 3}')

@@ -106,20 +106,23 @@ def test_detect_secrets_recall_holds_with_its_ported_detectors() -> None:
     # some of them secrets to another plugin, to gitleaks or in another file type ('password = m{{h}o)p...'
     # is a look-alike in a .py file and a secret in a .yaml one), so they are held to their measured floor:
     # 17.8% until letters-only passwords were redacted, 18.6% since ('ibm-cloud-pwd = shorter-version',
-    # a look-alike of the IBM plugin, is a password to a redactor of pastes).
+    # a look-alike of the IBM plugin, is a password to a redactor of pastes), 18.9% once values labelled
+    # inside an escaped JSON string were read (recall 96.3% -> 97.2%: the look-alikes flagged in the
+    # other contexts are now flagged in the JSON one too).
     recall, false_positives = _totals(_counts("detect-secrets"))
-    assert recall >= 0.96
-    assert false_positives <= 0.187
+    assert recall >= 0.97
+    assert false_positives <= 0.19
 
 
 def test_noseyparker_stays_above_its_measured_floor() -> None:
     # The independent check (Nosey Parker's rule examples, never read to write a rule): recall 60.2% and
     # false positives 17.5% when it was added, short of the tuning sets' figures; this floor keeps it from
     # getting worse unnoticed. Letters-only passwords and crypt(3) hashes (rules written from formats
-    # common in pastes, not from its examples) took it to 65.2% recall and 18.3% false positives.
+    # common in pastes, not from its examples) took it to 65.2% recall and 18.3% false positives; values
+    # labelled inside escaped JSON strings to 65.6% and 18.8%.
     recall, false_positives = _totals(_counts("noseyparker"))
-    assert recall >= 0.65
-    assert false_positives <= 0.184
+    assert recall >= 0.655
+    assert false_positives <= 0.19
 
 
 # --- the kinds issue 13 names -------------------------------------------------------------------
