@@ -37,8 +37,14 @@ KINDS = ("transformers", "ecosystem", "foreign", "chat")
 
 
 def base_package(rev: str, into: Path) -> None:
-    """Write ``records/`` of ``rev`` into ``into/records_base``, its imports of ``records`` made its own."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "records"], check=True, capture_output=True)
+    """Write ``records/`` of ``rev`` into ``into/records_base``, its imports of ``records`` made its own.
+
+    Raises SystemExit with one line when ``rev`` is no commit of this repository (or it has no ``records/``).
+    """
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "records"], check=False, capture_output=True)
+    if archive.returncode != 0:
+        reason = archive.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["git archive failed"]
+        raise SystemExit(f"benchmarks.ab_match: {rev}: cannot read records/ at that commit ({reason[0]})")
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     (into / "records").rename(into / BASE_PACKAGE)
     for path in (into / BASE_PACKAGE).rglob("*.py"):

@@ -70,13 +70,13 @@ def squashed_parts(segments: tuple[str, ...]) -> tuple[str, ...]:
 @lru_cache(maxsize=65_536)
 def squashed_segments(segments: tuple[str, ...]) -> tuple[str, ...]:
     """Return a template's non-empty squashed literal segments, long ones in pieces (cached: templates repeat)."""
-    return tuple(piece for needle in map(squash, segments) if needle for piece in _pieces(needle))
+    return tuple(piece for needle in squashed_parts(segments) if needle for piece in _pieces(needle))
 
 
 @lru_cache(maxsize=65_536)
 def continued(segments: tuple[str, ...]) -> tuple[bool, ...]:
     """Tell, for each needle of ``squashed_segments``, whether it continues the previous one with no hole."""
-    return tuple(k > 0 for needle in map(squash, segments) if needle for k in range(len(_pieces(needle))))
+    return tuple(k > 0 for needle in squashed_parts(segments) if needle for k in range(len(_pieces(needle))))
 
 
 def _pieces(needle: str) -> list[str]:

@@ -304,7 +304,7 @@ def password_word(value: str) -> bool:
     lowered = value.lower()
     if lowered in _NOT_PASSWORDS or any(word in lowered for word in _CODE_WORDS):
         return False
-    return not placeholder(value)
+    return _random(value)
 
 
 _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct", "agent", "cbt", "wt", "sa", "oat")
