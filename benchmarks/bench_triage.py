@@ -22,7 +22,7 @@ from bot.settings import TriageSettings
 from bot.triage_service import TriageService
 from records.redact import redact
 from records.triage import PasteOrigin, observe
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 
 USERS = 500
 GROUPS = 300
@@ -93,7 +93,7 @@ async def log_pastes(path: Path, count: int) -> list[float]:
     return timings
 
 
-async def _counts(db: Database) -> tuple[int, int, int]:
+async def _counts(db: SqliteDatabase) -> tuple[int, int, int]:
     async with db.reader.execute(
         "SELECT (SELECT count(*) FROM triage_groups), (SELECT count(*) FROM triage_samples), "
         "(SELECT sum(count) FROM triage_groups)"

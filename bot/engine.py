@@ -7,7 +7,9 @@ records on its own.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -61,6 +63,19 @@ def saved_index_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".index")
 
 
+def index_path_of(db: Database) -> Path:
+    """Return where the index of ``db`` is saved: beside an SQLite file, in the user's cache for a server.
+
+    A server's index is named by a hash of its URL (without the password); the revision token inside
+    says whether it is still that database's current index, as beside a file.
+    """
+    if db.path is not None:
+        return saved_index_path(db.path)
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tracebot"
+    digest = hashlib.sha256(db.name.encode()).hexdigest()[:16]
+    return cache / f"postgresql-{digest}.index"
+
+
 def _triage(db: Database) -> TriageRepository:
     """Return the triage repository, imported on first use.
 
@@ -101,7 +116,7 @@ class Engine:
         repo = RecordRepository(db)
         # Read before the index: a write landing meanwhile is then re-read by the next reload, never lost.
         watermark, revision = await repo.index_revision()
-        path = saved_index_path(db.path)
+        path = index_path_of(db)
         index = await asyncio.to_thread(persist.load, path, revision)
         if index is not None:
             entries = persist.entries(index)
@@ -148,7 +163,7 @@ class Engine:
             await asyncio.sleep(interval)
             if not self.db.still_in_place():
                 # Writes would go on into the unlinked file and vanish with it: stop instead.
-                raise DatabaseMoved(f"{self.db.path}: the database file was deleted or replaced under the bot")
+                raise DatabaseMoved(f"{self.db.name}: the database file was deleted or replaced under the bot")
             current = await self.db.data_version()
             if current != seen:
                 seen = current

@@ -1,8 +1,12 @@
-"""Open the embedded SQLite database with the pragmas tracebot relies on, and hand out transactions.
+"""The tracebot database: one interface, two backends.
 
-One connection writes, behind an asyncio lock, so concurrent writers never interleave transactions;
-a second connection reads, so lookups do not wait behind a long import (WAL lets them see the last
-committed state).
+:class:`Database` is what the repositories and the bot hold. ``Database.open`` takes a path (the
+embedded SQLite file, the default) or a ``postgresql://`` URL (:mod:`storage.postgres`). Everything
+that differs between the engines lives behind it and in :mod:`storage.dialect`.
+
+SQLite (:class:`SqliteDatabase`): one connection writes, behind an asyncio lock, so concurrent writers
+never interleave transactions; a second connection reads, so lookups do not wait behind a long import
+(WAL lets them see the last committed state).
 """
 
 from __future__ import annotations
@@ -13,16 +17,19 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Self, overload
 
 import aiosqlite
 
 from records.errors import DatabaseBusy, DatabaseCorrupt, StorageError
 from storage import migrations
+from storage.connection import STREAM_CHUNK, Connection, Row, SqliteConnection
+from storage.dialect import SQLITE, Dialect, Params
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +37,103 @@ BUSY_TIMEOUT_MS = 10_000
 # A writer that finds the write lock taken (another process's import publishing, a CLI command) waits
 # in SQLite's busy handler, then retries with growing pauses, for at most this long in all.
 WRITE_WAIT_SECONDS = 30.0
-# Rows are read by column name (``row["error_class"]``), never by position: reordering a SELECT or a
-# model's fields must not swap values of the same type silently.
-Row = aiosqlite.Row
+
+__all__ = ["BUSY_TIMEOUT_MS", "WRITE_WAIT_SECONDS", "Connection", "Database", "Row", "SqliteDatabase", "is_url"]
 
 
-class Database:
-    """The tracebot database: one writer connection with a lock, one reader connection."""
+def is_url(target: Path | str) -> bool:
+    """Tell whether a database target is a PostgreSQL URL rather than an SQLite path."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+class Database(ABC):
+    """A tracebot database of either backend: migrations, transactions, reads, change detection."""
+
+    dialect: Dialect
+    # Where the database is, as messages name it: the file, or the URL without its password.
+    name: str
+    # The SQLite file (None on PostgreSQL): import lock files and backups sit beside it.
+    path: Path | None
+
+    @overload
+    @classmethod
+    async def open(
+        cls, target: Path, *, migrate: bool = True, write_wait: float = ..., busy_timeout_ms: int = ...
+    ) -> SqliteDatabase: ...
+
+    @overload
+    @classmethod
+    async def open(
+        cls, target: Path | str, *, migrate: bool = True, write_wait: float = ..., busy_timeout_ms: int = ...
+    ) -> Database: ...
+
+    @classmethod
+    async def open(
+        cls,
+        target: Path | str,
+        *,
+        migrate: bool = True,
+        write_wait: float = WRITE_WAIT_SECONDS,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> Database:
+        """Open the database at ``target`` (a path, or a ``postgresql://`` URL), migrating it unless told not to."""
+        if is_url(target):
+            from storage.postgres import PostgresDatabase  # noqa: PLC0415  # asyncpg only when it is used
+
+            return await PostgresDatabase.connect(str(target), migrate=migrate, write_wait=write_wait)
+        return await SqliteDatabase.open_file(
+            Path(target), migrate=migrate, write_wait=write_wait, busy_timeout_ms=busy_timeout_ms
+        )
+
+    @abstractmethod
+    async def migrate(self) -> list[str]:
+        """Apply pending migrations; return their names."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """Return the schema version recorded in the database."""
+
+    @abstractmethod
+    async def data_version(self) -> int | str:
+        """Return a value that moves whenever another connection commits a change the index reads."""
+
+    @abstractmethod
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """Run a write transaction: committed on success, rolled back on any exception."""
+
+    @abstractmethod
+    async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run a query outside any transaction and return every row."""
+
+    @abstractmethod
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """Run a query outside any transaction and return its first row, or None."""
+
+    @abstractmethod
+    def stream(self, sql: str, params: Params = (), chunk: int = STREAM_CHUNK) -> AsyncGenerator[Row, None]:
+        """Yield a long query's rows (an index load) from one snapshot, without holding up other reads."""
+
+    def still_in_place(self) -> bool:
+        """Tell whether the database opened is still the one its name names (always, on a server)."""
+        return True
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close every connection."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+
+class SqliteDatabase(Database):
+    """The embedded SQLite database: one writer connection with a lock, one reader connection."""
+
+    dialect = SQLITE
 
     def __init__(
         self,
@@ -47,7 +144,8 @@ class Database:
         write_wait: float = WRITE_WAIT_SECONDS,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
-        self.path = path
+        self.path: Path = path
+        self.name = str(path)
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
@@ -56,14 +154,14 @@ class Database:
         self._identity = _identity(path)  # the file opened: a file deleted or replaced later is not it
 
     @classmethod
-    async def open(
+    async def open_file(
         cls,
         path: Path | str,
         *,
         migrate: bool = True,
         write_wait: float = WRITE_WAIT_SECONDS,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-    ) -> Database:
+    ) -> SqliteDatabase:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
         ``write_wait`` bounds how long a write waits for another process's write lock in all;
@@ -109,7 +207,7 @@ class Database:
         """Return the schema version recorded in the file."""
         return await migrations.current_version(self._reader)
 
-    async def data_version(self) -> int:
+    async def data_version(self) -> int | str:
         """Return SQLite's ``data_version`` as the reader sees it.
 
         It moves when any other connection (another process's import included) commits.
@@ -119,7 +217,7 @@ class Database:
         return int(row[0]) if row else 0
 
     @asynccontextmanager
-    async def transaction(self, *, attach: dict[str, Path] | None = None) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, attach: dict[str, Path] | None = None) -> AsyncIterator[SqliteConnection]:
         """Run a write transaction: committed on success, rolled back on any exception.
 
         ``attach`` names other database files to ATTACH for the transaction (and detach after): an
@@ -139,7 +237,7 @@ class Database:
                     await asyncio.shield(_rollback(self._writer))
                     raise
                 try:
-                    yield self._writer
+                    yield SqliteConnection(self._writer)
                     await self._writer.execute("COMMIT")
                 except sqlite3.OperationalError as exc:  # disk full, read-only file: nothing was written
                     await _rollback(self._writer)
@@ -175,13 +273,19 @@ class Database:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 2.0)
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
         """Run a query on the reader and return every row (columns by name)."""
-        return await fetch_rows(self._reader, sql, params)
+        return await SqliteConnection(self._reader).fetch(sql, params)
 
-    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """Run a query on the reader and return its first row, or None."""
-        return await fetch_row(self._reader, sql, params)
+        return await SqliteConnection(self._reader).fetch_one(sql, params)
+
+    async def stream(self, sql: str, params: Params = (), chunk: int = STREAM_CHUNK) -> AsyncGenerator[Row, None]:
+        """Yield a long query's rows from a connection of its own (see :meth:`separate_reader`)."""
+        async with self.separate_reader() as conn, aclosing(SqliteConnection(conn).stream(sql, params, chunk)) as rows:
+            async for row in rows:
+                yield row
 
     @asynccontextmanager
     async def separate_reader(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -205,26 +309,6 @@ class Database:
         """Close both connections (checkpointing the WAL on the writer)."""
         await self._reader.close()
         await self._writer.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.close()
-
-
-async def fetch_rows(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-    """Run a query on ``conn`` (the reader, or the writer inside a transaction); return its rows."""
-    async with conn.execute(sql, params) as cursor:
-        return list(await cursor.fetchall())
-
-
-async def fetch_row(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
-    """Run a query on ``conn`` and return its first row, or None."""
-    async with conn.execute(sql, params) as cursor:
-        return await cursor.fetchone()
 
 
 def _identifier(name: str) -> str:
@@ -258,7 +342,7 @@ async def _connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosql
     try:
         # isolation_level=None: autocommit; transactions are explicit BEGIN/COMMIT so we own them.
         conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = Row
+        conn.row_factory = aiosqlite.Row
     except sqlite3.Error as exc:
         raise StorageError(f"{path}: cannot open the database: {exc}") from None
     try:

@@ -33,7 +33,8 @@ from pathlib import Path
 import aiosqlite
 
 from records.errors import DatabaseBusy, StorageError
-from storage.database import Database, fetch_row
+from storage.connection import Connection, SqliteConnection
+from storage.database import SqliteDatabase
 from storage.records import RECORD_COLUMNS, UPSERT_CONFLICT, RecordRepository
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ async def import_lock(path: Path, wait: float | None = None) -> AsyncIterator[No
         os.close(fd)  # releases the lock; the file stays (removing it would race with a waiter's open)
 
 
-async def finish_interrupted(db: Database) -> None:
+async def finish_interrupted(db: SqliteDatabase) -> None:
     """Finish what an interrupted import left: merge a published run, delete an unpublished one.
 
     Takes no write lock when there is nothing to do.
@@ -122,16 +123,16 @@ async def finish_interrupted(db: Database) -> None:
         await _delete_in_batches(db, _DROP_UNPUBLISHED)
 
 
-async def next_run(db: Database) -> int:
+async def next_run(db: SqliteDatabase) -> int:
     """Return the number the next import run publishes under."""
     row = await db.fetch_one("SELECT published FROM import_state")
     return (int(row["published"]) if row is not None else 0) + 1
 
 
-async def copy_staged(db: Database, staging: aiosqlite.Connection, staging_path: Path, run: int) -> None:
+async def copy_staged(db: SqliteDatabase, staging: aiosqlite.Connection, staging_path: Path, run: int) -> None:
     """Copy the staged new and changed rows into the store, out of sight, in short transactions."""
     for table in ("added", "records"):
-        bounds = await fetch_row(staging, f"SELECT min(rowid), max(rowid) FROM {table}")  # table: one of ours
+        bounds = await SqliteConnection(staging).fetch_one(f"SELECT min(rowid), max(rowid) FROM {table}")  # ours
         if bounds is None or bounds[0] is None:
             continue
         low, high, size = int(bounds[0]), int(bounds[1]), FIRST_COPY_ROWS
@@ -150,18 +151,18 @@ def next_size(size: int, elapsed: float) -> int:
     return max(50, min(wanted, size * 2, 50_000), size // 2)
 
 
-async def publish(db: Database, run: int, run_row: dict[str, object], *, changed: bool) -> int:
+async def publish(db: SqliteDatabase, run: int, run_row: dict[str, object], *, changed: bool) -> int:
     """Make the whole run visible in one short transaction; return the import-run id."""
     async with db.transaction() as conn:
-        cursor = await conn.execute("UPDATE import_state SET published = ? WHERE published = ?", (run, run - 1))
-        if cursor.rowcount != 1:  # only another import could have moved it, and imports take turns
+        moved = await conn.execute("UPDATE import_state SET published = ? WHERE published = ?", (run, run - 1))
+        if moved != 1:  # only another import could have moved it, and imports take turns
             raise StorageError(f"{db.path}: another import published while this one ran; nothing was imported")
         if changed:
             await _replace_view(conn, MERGING_VIEW, merging=True)
         return await RecordRepository(db).add_import_run(conn, run_row)
 
 
-async def merge(db: Database) -> None:
+async def merge(db: SqliteDatabase) -> None:
     """Move published changed rows from records_next into records_all; put the plain view back."""
     size = FIRST_COPY_ROWS
     while await db.fetch_one("SELECT 1 FROM records_next LIMIT 1") is not None:
@@ -176,18 +177,18 @@ async def merge(db: Database) -> None:
         await _replace_view(conn, PLAIN_VIEW, merging=False)
 
 
-async def _replace_view(conn: aiosqlite.Connection, view: str, *, merging: bool) -> None:
+async def _replace_view(conn: Connection, view: str, *, merging: bool) -> None:
     await conn.execute("DROP VIEW records")
     await conn.execute(view)
     await conn.execute(_DELETE_TRIGGER)
     await conn.execute("UPDATE import_state SET merging = ?", (int(merging),))
 
 
-async def _delete_in_batches(db: Database, statement: str) -> None:
+async def _delete_in_batches(db: SqliteDatabase, statement: str) -> None:
     while True:
         async with db.transaction() as conn:
-            cursor = await conn.execute(statement, (CLEAN_ROWS,))
-        if cursor.rowcount < CLEAN_ROWS:
+            deleted = await conn.execute(statement, (CLEAN_ROWS,))
+        if deleted < CLEAN_ROWS:
             return
         await asyncio.sleep(COPY_PAUSE_SECONDS)
 

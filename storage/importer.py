@@ -9,20 +9,23 @@ An import never holds the write lock while it reads files, nor for more than a m
    .gz) is dropped whole, never half imported.
 2. publish (storage/import_publish.py): copy the staged rows into the store out of sight in short
    transactions, then make them visible in one short final transaction, so a killed process leaves
-   either the whole run or nothing visible (and the next import cleans up). An import that changes
-   nothing takes no write lock at all (and records no run).
+   either the whole run or nothing visible (and the next import cleans up). On PostgreSQL, whose
+   readers keep their snapshot, the whole publish is one transaction (storage/pg_import.py). An import
+   that changes nothing takes no write lock at all (and records no run).
 
 With ``strict`` the first problem aborts the run and the database is left exactly as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import tempfile
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiosqlite
 
@@ -30,10 +33,14 @@ from records.errors import ImportAborted, RecordFileError, RecordProblem
 from records.matching.patterns import check_pattern
 from records.model import Record
 from records.reader import DEFAULT_MAX_FILE_BYTES, LoadedRecord, expand_paths, read_file
-from storage import import_publish
-from storage.database import Database
+from storage import import_publish, pg_import
+from storage.connection import SqliteConnection
+from storage.database import Database, SqliteDatabase
 from storage.models import ImportReport
 from storage.records import RECORD_COLUMNS, RecordRepository, utc_now
+
+if TYPE_CHECKING:
+    from storage.postgres import PostgresDatabase
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +76,9 @@ async def import_paths(
     started = utc_now()
     totals = _FileCounts()
     seen: dict[str, str] = {}  # id -> location of its first occurrence in this run
-    async with import_publish.import_lock(db.path), _staging() as (staging, staging_path):
-        await import_publish.finish_interrupted(db)
+    async with _import_lock(db), _staging() as (staging, staging_path):
+        if isinstance(db, SqliteDatabase):
+            await import_publish.finish_interrupted(db)
         for file in _files(paths, totals, strict):
             await _stage_file(
                 staging, file, db=db, repo=repo, totals=totals, seen=seen, strict=strict, max_bytes=max_bytes
@@ -86,13 +94,16 @@ async def import_paths(
         )
         if report.added or report.updated:
             await staging.execute("COMMIT")  # the staged rows must be on disk for the ATTACH
-            run = await import_publish.next_run(db)
-            await import_publish.copy_staged(db, staging, staging_path, run)
-            report.run_id = await import_publish.publish(
-                db, run, _run_row(report, started), changed=bool(report.updated)
-            )
-            if report.updated:  # still holding the import lock: the next import finds it done
-                await import_publish.merge(db)
+            if isinstance(db, SqliteDatabase):
+                run = await import_publish.next_run(db)
+                await import_publish.copy_staged(db, staging, staging_path, run)
+                report.run_id = await import_publish.publish(
+                    db, run, _run_row(report, started), changed=bool(report.updated)
+                )
+                if report.updated:  # still holding the import lock: the next import finds it done
+                    await import_publish.merge(db)
+            else:
+                report.run_id = await pg_import.publish_whole(_postgres(db), staging, _run_row(report, started))
             report.retired = await repo.retire_superseded()
     log.info(
         "import %s: %d added, %d updated, %d unchanged, %d rejected, %d per-release records retired",
@@ -112,6 +123,20 @@ def _files(paths: list[Path], totals: _FileCounts, strict: bool) -> Iterator[Pat
             yield from expand_paths(path)
         except RecordFileError as exc:
             _reject(totals, str(exc), strict)
+
+
+def _import_lock(db: Database) -> contextlib.AbstractAsyncContextManager[None]:
+    """Return the lock one import at a time holds: a lock file beside SQLite's, an advisory lock on PostgreSQL."""
+    if isinstance(db, SqliteDatabase):
+        return import_publish.import_lock(db.path)
+    return _postgres(db).import_lock(import_publish.IMPORT_WAIT_SECONDS)
+
+
+def _postgres(db: Database) -> PostgresDatabase:
+    from storage.postgres import PostgresDatabase  # noqa: PLC0415  # asyncpg only when it is used
+
+    assert isinstance(db, PostgresDatabase)  # not SQLite: the other backend
+    return db
 
 
 @asynccontextmanager
@@ -195,7 +220,7 @@ async def _stage_batch(
 ) -> None:
     if not batch:
         return
-    existing = await repo.existing_hashes(db.reader, [item.record.id for item in batch])
+    existing = await repo.existing_hashes([item.record.id for item in batch])
     added: list[tuple[Record, str | None]] = []
     changed: list[tuple[Record, str | None]] = []
     for item in batch:
@@ -211,8 +236,8 @@ async def _stage_batch(
             continue
         counts.dataset_version = item.dataset_version or counts.dataset_version
     now = utc_now()
-    await repo.upsert(staging, added, now, table="added")
-    await repo.upsert(staging, changed, now)
+    await repo.upsert(SqliteConnection(staging), added, now, table="added")
+    await repo.upsert(SqliteConnection(staging), changed, now)
 
 
 def _reject(counts: _FileCounts, problem: str, strict: bool) -> None:

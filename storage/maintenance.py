@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from records.errors import StorageError
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 
 
 async def backup(db: Database, target: Path) -> list[str]:
@@ -15,6 +15,11 @@ async def backup(db: Database, target: Path) -> list[str]:
     The copy is written to a temporary name, checked with ``PRAGMA integrity_check`` and only then
     renamed into place, so a failed backup never leaves a damaged file under the target name.
     """
+    if not isinstance(db, SqliteDatabase):
+        raise StorageError(
+            f"{db.name}: backup copies an SQLite file; back up PostgreSQL with pg_dump, or copy it into an "
+            "SQLite file with `tracebot db copy`"
+        )
     if target.is_dir():  # noqa: ASYNC240 - one stat call before a long backup
         raise StorageError(f"{target}: is a directory; give a file name for the backup")
     tmp = target.with_name(target.name + ".partial")

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
 from datetime import UTC, datetime
 from typing import Any
-
-import aiosqlite
 
 from records.matching.index import IndexEntry, intern_entry
 from records.model import MINED, Record
 from records.versions import version_key
-from storage.database import Database, Row
+from storage.connection import Connection, Row
+from storage.database import Database
+from storage.dialect import Dialect
 from storage.models import ImportRun, RecordStats, RecordSummary, StoredRecord
 
 _SUMMARY_COLUMNS = "id, slug, repo, error_class, error_message, file_path, line_number, origin, library_version"
@@ -33,11 +34,15 @@ WHERE records.content_hash != excluded.content_hash
 _UPSERT = "INSERT INTO {table} AS records ({columns}) VALUES ({marks}){conflict}"
 # SQLite's default limit on bound parameters is 32766; stay far below it.
 _LOOKUP_CHUNK = 900
-_ENTRY_CHUNK = 4096  # rows per fetch when loading the index
-# How many releases a stored record lists (0 for a record of one release, or of before releases were listed).
-_RELEASES = "coalesce(json_array_length(data, '$.versions'), 0)"
 # The tables naming a record by its id (replies keep the ids they showed: a record of the past).
 _NAMING_RECORDS = ("votes", "triage_groups", "triage_samples", "triage_examples")
+# The rest of each unique key of those tables that holds record_id (none: any number of rows may name a record).
+_REFERENCE_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "votes": (("user_id",),),
+    "triage_groups": (),
+    "triage_samples": (),
+    "triage_examples": (("n",), ("template",)),
+}
 
 
 def utc_now() -> str:
@@ -84,7 +89,7 @@ class RecordRepository:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         queries: list[tuple[str, tuple[Any, ...]]] = [
             ("origin != ? ORDER BY id", (MINED,)),
-            ("1 ORDER BY id", ()),
+            ("true ORDER BY id", ()),
         ]
         if text:
             queries = [
@@ -92,7 +97,7 @@ class RecordRepository:
                 ("slug = ?", (text,)),
                 ("id >= ? AND id < ?", (key, end)),
                 ("slug >= ? AND slug < ?", (key, end)),
-                ("error_message LIKE ? ESCAPE '\\'", (pattern,)),
+                (f"error_message {self._db.dialect.like} ? ESCAPE '\\'", (pattern,)),
             ]
         found: dict[str, RecordSummary] = {}
         for where, params in queries:
@@ -118,20 +123,22 @@ class RecordRepository:
 
     async def iter_wire(self) -> AsyncGenerator[tuple[str, str | None], None]:
         """Yield (canonical record JSON, dataset version) for every record, ordered by id."""
-        async with self._db.reader.execute("SELECT data, dataset_version FROM records ORDER BY id") as cursor:
-            async for data, dataset_version in cursor:
-                yield str(data), dataset_version
+        # aclosing: a reader that stops early must close the cursor before the database closes.
+        async with aclosing(self._db.stream("SELECT data, dataset_version FROM records ORDER BY id")) as rows:
+            async for row in rows:
+                yield str(row["data"]), row["dataset_version"]
 
     async def iter_records(self) -> AsyncIterator[Record]:
         """Yield every record, ordered by id."""
-        async for data, _ in self.iter_wire():
-            yield Record.model_validate_json(data)
+        async with aclosing(self.iter_wire()) as rows:
+            async for data, _ in rows:
+                yield Record.model_validate_json(data)
 
     async def index_entries(self, *, updated_since: str | None = None) -> AsyncIterator[IndexEntry]:
         """Yield what the matching index needs of each record (optionally only those changed since)."""
         sql = (
             "SELECT id, error_message, error_class, message_pattern, file_path, line_number, repo, origin, "
-            "library_version, json_extract(data, '$.versions') AS versions FROM records"
+            f"library_version, {self._db.dialect.json_member('data', 'versions')} AS versions FROM records"
         )
         params: tuple[str, ...] = ()
         if updated_since is not None:
@@ -139,12 +146,9 @@ class RecordRepository:
             # the caller skips entries it already has.
             sql += " WHERE updated_at >= ?"
             params = (updated_since,)
-        async with self._db.separate_reader() as conn, conn.execute(sql, params) as cursor:
-            # Large chunks: aiosqlite's iteration fetches 64 rows per trip to its thread, and the
-            # trips, not SQLite, were most of a load's time (215 of them for the shipped records).
-            while rows := await cursor.fetchmany(_ENTRY_CHUNK):
-                for row in rows:
-                    yield _index_entry(row)
+        async with aclosing(self._db.stream(sql, params)) as rows:
+            async for row in rows:
+                yield _index_entry(row)
 
     async def retire_superseded(self) -> int:
         """Replace the per-release mined records of each site that now has one record of several releases.
@@ -155,14 +159,15 @@ class RecordRepository:
         triage links, samples and examples that named them name the new record. One transaction;
         returns how many records were retired (0 when the database holds none, at the cost of one read).
         """
+        releases = _releases(self._db.dialect)
         probe = await self._db.fetch_one(
             f"SELECT (SELECT 1 FROM records WHERE origin = 'mined' AND library_version IS NOT NULL "
-            f"AND {_RELEASES} = 0 LIMIT 1) AS old, (SELECT 1 FROM records WHERE {_RELEASES} > 0 LIMIT 1) AS ranged"
+            f"AND {releases} = 0 LIMIT 1) AS old, (SELECT 1 FROM records WHERE {releases} > 0 LIMIT 1) AS ranged"
         )
         if probe is None or not (probe["old"] and probe["ranged"]):
             return 0
         rows = await self._db.fetch(
-            f"SELECT id, repo, file_path, error_class, error_message, {_RELEASES} AS ranged "
+            f"SELECT id, repo, file_path, error_class, error_message, {releases} AS ranged "
             "FROM records WHERE origin = 'mined'"
         )
         site_of: dict[tuple[Any, ...], str] = {}
@@ -172,8 +177,8 @@ class RecordRepository:
         retired = [(site_of[_site_key(r)], r["id"]) for r in rows if not r["ranged"] and _site_key(r) in site_of]
         if retired:
             async with self._db.transaction() as conn:
-                for table in _NAMING_RECORDS:  # OR IGNORE: a second old record of a site names it already
-                    await conn.executemany(f"UPDATE OR IGNORE {table} SET record_id = ? WHERE record_id = ?", retired)
+                for table in _NAMING_RECORDS:
+                    await _rename_references(conn, table, retired)
                 await conn.executemany("DELETE FROM records WHERE id = ?", [(old,) for _, old in retired])
         return len(retired)
 
@@ -187,12 +192,11 @@ class RecordRepository:
         """
         row = await self._db.fetch_one(
             "SELECT (SELECT max(updated_at) FROM records) AS newest, (SELECT token FROM index_revision) AS token, "
-            "(SELECT user_version FROM pragma_user_version) AS version, "
-            "(SELECT schema_version FROM pragma_schema_version) AS schema"
+            f"{self._db.dialect.schema_stamp} AS schema"
         )
         assert row is not None  # a SELECT without FROM gives one row
         newest = str(row["newest"]) if row["newest"] is not None else None
-        return newest, f"{row['version']}.{row['schema']}.{row['token']}"
+        return newest, f"{row['schema']}.{row['token']}"
 
     async def last_update(self) -> str | None:
         """Return the newest ``updated_at`` of any record (a watermark for reloading the index)."""
@@ -227,20 +231,19 @@ class RecordRepository:
         )
         return [ImportRun.model_validate(dict(row)) for row in rows]
 
-    async def existing_hashes(self, conn: aiosqlite.Connection, ids: Sequence[str]) -> dict[str, str]:
-        """Return id -> content hash for those of ``ids`` already stored (inside a transaction)."""
+    async def existing_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        """Return id -> content hash for those of ``ids`` already stored (read outside any transaction)."""
         found: dict[str, str] = {}
         for start in range(0, len(ids), _LOOKUP_CHUNK):
             chunk = list(ids[start : start + _LOOKUP_CHUNK])
             marks = ",".join("?" * len(chunk))
-            async with conn.execute(f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk) as cur:
-                async for rid, digest in cur:
-                    found[str(rid)] = str(digest)
+            for row in await self._db.fetch(f"SELECT id, content_hash FROM records WHERE id IN ({marks})", chunk):
+                found[str(row["id"])] = str(row["content_hash"])
         return found
 
     async def upsert(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         records: Sequence[tuple[Record, str | None]],
         now: str,
         *,
@@ -255,15 +258,16 @@ class RecordRepository:
         sql = _UPSERT.format(table=table, columns=RECORD_COLUMNS, marks=", ".join("?" * 15), conflict=UPSERT_CONFLICT)
         await conn.executemany(sql, [_row(record, version, now) for record, version in records])
 
-    async def add_import_run(self, conn: aiosqlite.Connection, run: dict[str, Any]) -> int:
+    async def add_import_run(self, conn: Connection, run: dict[str, Any]) -> int:
         """Record one import run inside the import's own transaction; return its id."""
-        cursor = await conn.execute(
+        row = await conn.fetch_one(
             "INSERT INTO import_runs (started_at, finished_at, source, dataset_version, added, updated, "
             "unchanged, rejected) VALUES (:started_at, :finished_at, :source, :dataset_version, :added, "
-            ":updated, :unchanged, :rejected)",
+            ":updated, :unchanged, :rejected) RETURNING id",
             run,
         )
-        return int(cursor.lastrowid or 0)
+        assert row is not None  # RETURNING gives the row inserted
+        return int(row["id"])
 
     async def _group_count(self, expression: str, limit: int | None = None) -> dict[str, int]:
         # `expression` is one of our own column expressions, never user input.
@@ -271,6 +275,29 @@ class RecordRepository:
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return {str(row["k"]): int(row["n"]) for row in await self._db.fetch(sql)}
+
+
+def _releases(dialect: Dialect) -> str:
+    """How many releases a stored record lists (0 for a record of one release, or of before releases were listed)."""
+    return f"coalesce({dialect.json_array_length('data', 'versions')}, 0)"
+
+
+async def _rename_references(conn: Connection, table: str, renames: list[tuple[str, str]]) -> None:
+    """Make ``table``'s rows that name an old record id (``renames``: new, old) name its new one.
+
+    A row the new id has already (the same person's vote, an example of the same number or template:
+    a second old record of the site named it first) stays behind and is deleted with the old id.
+    """
+    clashes = [" AND ".join(f"other.{column} = {table}.{column}" for column in key) for key in _REFERENCE_KEYS[table]]
+    moved = f"UPDATE {table} SET record_id = ? WHERE record_id = ?"
+    if clashes:
+        moved += (
+            f" AND NOT EXISTS (SELECT 1 FROM {table} AS other WHERE other.record_id = ? AND ({' OR '.join(clashes)}))"
+        )
+        await conn.executemany(moved, [(new, old, new) for new, old in renames])
+        await conn.executemany(f"DELETE FROM {table} WHERE record_id = ?", [(old,) for _, old in renames])
+    else:
+        await conn.executemany(moved, renames)
 
 
 def _row(record: Record, dataset_version: str | None, now: str) -> tuple[Any, ...]:

@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from storage.database import Database, Row
+from storage.connection import Row
+from storage.database import Database
 from storage.records import utc_now
 
 _COLUMNS = "message_id, channel_id, guild_id, author_id, reply_id, reply_channel_id, status, record_ids"
@@ -94,8 +95,8 @@ class ReplyRepository:
     async def _delete(self, column: str, value: int) -> ReplyLink | None:
         # `column` is one of our own column names, never user input.
         sql = f"DELETE FROM replies WHERE {column} = ? RETURNING {_COLUMNS}"
-        async with self._db.transaction() as conn, conn.execute(sql, (value,)) as cursor:
-            row = await cursor.fetchone()
+        async with self._db.transaction() as conn:
+            row = await conn.fetch_one(sql, (value,))
         return _link(row) if row is not None else None
 
     async def _one(self, sql: str, value: int) -> ReplyLink | None:

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
+from contextlib import aclosing
 from datetime import UTC, datetime
 from typing import Any
-
-import aiosqlite
 
 from records.errors import UnknownRecord, UnknownReport
 from records.matching.index import IndexEntry
 from records.model import MINED
 from records.triage import MAX_LIBRARIES, Observation, PasteOrigin, TriageLimits
 from storage import triage_regroup as regroup
-from storage.database import Database, Row, fetch_row, fetch_rows
+from storage.connection import Connection, Row
+from storage.database import Database
+from storage.dialect import Dialect
 from storage.triage_models import (
     Example,
     Logged,
@@ -35,15 +36,22 @@ from storage.triage_models import (
     example_id,
 )
 
-_GROUP_COLUMNS = (
-    "g.id, g.fingerprint, g.error_class, g.masked, g.count, g.not_helpful, g.first_seen, g.last_seen, "
-    "g.status, g.record_id, g.reason, g.reviewed_by, g.reviewed_at, g.libraries, g.last_jump_url, g.frame, "
-    "(SELECT count(DISTINCT p.guild_id) FROM triage_places p WHERE p.group_id = g.id AND p.guild_id != 0) AS guilds, "
-    "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id) AS channels, "
-    "(SELECT count(*) FROM triage_people u WHERE u.group_id = g.id) AS people, "
-    "(SELECT json_group_array(json_array(v.library, v.version)) FROM "
-    "(SELECT library, version FROM triage_versions WHERE group_id = g.id ORDER BY library, version) v) AS versions"
-)
+
+def _group_columns(dialect: Dialect) -> str:
+    """Return the columns of a group row: its own, and counts and versions from the tables beside it."""
+    versions = dialect.json_pairs("v.library", "v.version")
+    return (
+        "g.id, g.fingerprint, g.error_class, g.masked, g.count, g.not_helpful, g.first_seen, g.last_seen, "
+        "g.status, g.record_id, g.reason, g.reviewed_by, g.reviewed_at, g.libraries, g.last_jump_url, g.frame, "
+        "(SELECT count(DISTINCT p.guild_id) FROM triage_places p WHERE p.group_id = g.id AND p.guild_id != 0) "
+        "AS guilds, "
+        "(SELECT count(*) FROM triage_places p WHERE p.group_id = g.id) AS channels, "
+        "(SELECT count(*) FROM triage_people u WHERE u.group_id = g.id) AS people, "
+        f"(SELECT {versions} FROM "
+        "(SELECT library, version FROM triage_versions WHERE group_id = g.id ORDER BY library, version) v) AS versions"
+    )
+
+
 _SAMPLE_COLUMNS = (
     "id, group_id, created_at, source, guild_id, channel_id, author_id, message_id, jump_url, record_id, text, "
     "frame, detail, answered_at"
@@ -55,7 +63,7 @@ _UPDATE_GROUP = (
 _UPSERT_PLACE = (
     "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) VALUES (?, ?, ?, 1, ?) "
     "ON CONFLICT (group_id, guild_id, channel_id) "
-    "DO UPDATE SET count = count + 1, last_seen = excluded.last_seen"
+    "DO UPDATE SET count = triage_places.count + 1, last_seen = excluded.last_seen"
 )
 _INSERT_SAMPLE = (
     "INSERT INTO triage_samples (group_id, created_at, source, guild_id, channel_id, author_id, "
@@ -118,7 +126,9 @@ class TriageRepository:
 
     async def get(self, report_id: int) -> TriageGroup | None:
         """Return one group, or None."""
-        row = await self._db.fetch_one(f"SELECT {_GROUP_COLUMNS} FROM triage_groups g WHERE g.id = ?", (report_id,))
+        row = await self._db.fetch_one(
+            f"SELECT {_group_columns(self._db.dialect)} FROM triage_groups g WHERE g.id = ?", (report_id,)
+        )
         return _group(row) if row is not None else None
 
     async def report(self, report_id: int) -> TriageReport | None:
@@ -145,13 +155,13 @@ class TriageRepository:
     ) -> list[TriageGroup]:
         """Return groups by count (highest first), optionally of one status, a page at a time."""
         await self.rekey(_stamp_now())
-        sql = f"SELECT {_GROUP_COLUMNS} FROM triage_groups g"
+        sql = f"SELECT {_group_columns(self._db.dialect)} FROM triage_groups g"
         params: list[Any] = []
         if status is not None:
             sql += " WHERE g.status = ?"
             params.append(status)
-        sql += " ORDER BY g.count DESC, g.id LIMIT ? OFFSET ?"
-        params += [-1 if limit is None else limit, offset]
+        sql += f" ORDER BY g.count DESC, g.id LIMIT {self._db.dialect.unlimited if limit is None else '?'} OFFSET ?"
+        params += [offset] if limit is None else [limit, offset]
         return [_group(row) for row in await self._db.fetch(sql, params)]
 
     async def count(self, status: Status | None = None) -> int:
@@ -197,7 +207,7 @@ class TriageRepository:
         async with self._db.transaction() as conn:
             samples = await conn.execute("DELETE FROM triage_samples WHERE created_at < ?", (samples_before,))
             days = await conn.execute("DELETE FROM triage_user_days WHERE day < ?", (days_before,))
-            return Purged(samples=max(0, samples.rowcount), user_days=max(0, days.rowcount))
+            return Purged(samples=samples, user_days=days)
 
     async def merge(self, source_id: int, into_id: int, now: str) -> Review:
         """Merge one group into another: counts, samples, places, people and fingerprints move."""
@@ -244,8 +254,8 @@ class TriageRepository:
             f"SELECT {_EXAMPLE_COLUMNS} FROM triage_examples e JOIN records r ON r.id = e.record_id "
             "WHERE e.removed_at IS NULL"
         )
-        async with self._db.reader.execute(sql) as cursor:
-            async for row in cursor:
+        async with aclosing(self._db.stream(sql)) as rows:
+            async for row in rows:
                 yield _example(row).index_entry()
 
     async def removed_example_ids(self) -> list[str]:
@@ -286,33 +296,35 @@ def _stamp_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-async def _user_day(conn: aiosqlite.Connection, author_id: int, day: str) -> tuple[int, int]:
+async def _user_day(conn: Connection, author_id: int, day: str) -> tuple[int, int]:
     sql = "SELECT pastes, new_groups FROM triage_user_days WHERE author_id = ? AND day = ?"
-    row = await fetch_row(conn, sql, (author_id, day))
+    row = await conn.fetch_one(sql, (author_id, day))
     return (int(row["pastes"]), int(row["new_groups"])) if row is not None else (0, 0)
 
 
-async def _bump_user(conn: aiosqlite.Connection, author_id: int, day: str, *, new_group: bool) -> None:
+async def _bump_user(conn: Connection, author_id: int, day: str, *, new_group: bool) -> None:
     await conn.execute(
         "INSERT INTO triage_user_days (author_id, day, pastes, new_groups) VALUES (?, ?, 1, ?) "
-        "ON CONFLICT (author_id, day) DO UPDATE SET pastes = pastes + 1, new_groups = new_groups + ?",
+        "ON CONFLICT (author_id, day) DO UPDATE SET pastes = triage_user_days.pastes + 1, "
+        "new_groups = triage_user_days.new_groups + ?",
         (author_id, day, int(new_group), int(new_group)),
     )
 
 
-async def _insert_group(conn: aiosqlite.Connection, obs: Observation, now: str) -> int:
-    cursor = await conn.execute(
+async def _insert_group(conn: Connection, obs: Observation, now: str) -> int:
+    row = await conn.fetch_one(
         "INSERT INTO triage_groups (fingerprint, error_class, masked, first_seen, last_seen, frame, loose_key) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (obs.key, obs.error_class, obs.masked, now, now, obs.frame, obs.loose_key or obs.key),
     )
-    group_id = int(cursor.lastrowid or 0)
+    assert row is not None  # RETURNING gives the row inserted
+    group_id = int(row["id"])
     await conn.execute("INSERT INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id))
     return group_id
 
 
 async def _count_paste(
-    conn: aiosqlite.Connection, group_id: int, obs: Observation, origin: PasteOrigin, now: str, *, details: bool
+    conn: Connection, group_id: int, obs: Observation, origin: PasteOrigin, now: str, *, details: bool
 ) -> None:
     """Add one paste to a group's counts; ``details``: also the library versions it shows.
 
@@ -320,7 +332,7 @@ async def _count_paste(
     place and person rows exist already or are one per channel and author, and versions are skipped
     (a flood of made-up version strings would otherwise grow the table without bound).
     """
-    row = await fetch_row(conn, "SELECT libraries FROM triage_groups WHERE id = ?", (group_id,))
+    row = await conn.fetch_one("SELECT libraries FROM triage_groups WHERE id = ?", (group_id,))
     old = json.loads(row["libraries"]) if row is not None else {}
     libraries = _merge_libraries(old, obs.libraries) if details else old
     not_helpful = int(origin.source == "not_helpful")
@@ -328,12 +340,13 @@ async def _count_paste(
     await conn.execute(_UPDATE_GROUP, (not_helpful, now, hints, origin.jump_url, group_id))
     await conn.execute(_UPSERT_PLACE, (group_id, origin.guild_id or 0, origin.channel_id, now))
     await conn.execute(
-        "INSERT OR IGNORE INTO triage_people (group_id, author_id) VALUES (?, ?)", (group_id, origin.author_id)
+        "INSERT INTO triage_people (group_id, author_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (group_id, origin.author_id),
     )
     if not details:
         return
     await conn.executemany(
-        "INSERT OR IGNORE INTO triage_versions (group_id, library, version) VALUES (?, ?, ?)",
+        "INSERT INTO triage_versions (group_id, library, version) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         [(group_id, name, version) for name, version in obs.libraries.items() if version],
     )
 
@@ -347,11 +360,11 @@ def _merge_libraries(old: dict[str, str | None], new: dict[str, str | None]) -> 
 
 
 async def _add_sample(
-    conn: aiosqlite.Connection, group_id: int, *, obs: Observation, origin: PasteOrigin, now: str, cap: int
+    conn: Connection, group_id: int, *, obs: Observation, origin: PasteOrigin, now: str, cap: int
 ) -> bool:
     """Keep one sample per author per group, the newest ``cap`` of them."""
     seen = "SELECT 1 FROM triage_samples WHERE group_id = ? AND author_id = ?"
-    if cap <= 0 or await fetch_row(conn, seen, (group_id, origin.author_id)):
+    if cap <= 0 or await conn.fetch_one(seen, (group_id, origin.author_id)):
         return False
     where = (origin.source, origin.guild_id, origin.channel_id, origin.author_id, origin.jump_url, origin.message_id)
     await conn.execute(_INSERT_SAMPLE, (group_id, now, *where, origin.record_id, obs.sample, obs.frame, obs.detail))
@@ -359,17 +372,17 @@ async def _add_sample(
     return True
 
 
-async def _require_group(conn: aiosqlite.Connection, report_id: int) -> Row:
+async def _require_group(conn: Connection, report_id: int) -> Row:
     return await regroup.require(conn, report_id)
 
 
-async def _record_exists(conn: aiosqlite.Connection, record_id: str) -> bool:
-    return await fetch_row(conn, "SELECT 1 FROM records WHERE id = ?", (record_id,)) is not None
+async def _record_exists(conn: Connection, record_id: str) -> bool:
+    return await conn.fetch_one("SELECT 1 FROM records WHERE id = ?", (record_id,)) is not None
 
 
-async def _remove_examples(conn: aiosqlite.Connection, group_id: int, now: str) -> list[str]:
-    rows = await fetch_rows(
-        conn, "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (group_id,)
+async def _remove_examples(conn: Connection, group_id: int, now: str) -> list[str]:
+    rows = await conn.fetch(
+        "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (group_id,)
     )
     await conn.execute(
         "UPDATE triage_examples SET removed_at = ? WHERE group_id = ? AND removed_at IS NULL", (now, group_id)
@@ -378,18 +391,18 @@ async def _remove_examples(conn: aiosqlite.Connection, group_id: int, now: str) 
 
 
 async def _add_example(
-    conn: aiosqlite.Connection, group_id: int, *, record_id: str, template: str, error_class: str, now: str
+    conn: Connection, group_id: int, *, record_id: str, template: str, error_class: str, now: str
 ) -> tuple[str, int]:
     """Add (or revive) the example of a record with this template; return its (record id, n)."""
     sql = "SELECT n FROM triage_examples WHERE record_id = ? AND template = ?"
-    row = await fetch_row(conn, sql, (record_id, template))
+    row = await conn.fetch_one(sql, (record_id, template))
     if row is not None:
         await conn.execute(
             "UPDATE triage_examples SET removed_at = NULL, group_id = ?, error_class = ? WHERE record_id = ? AND n = ?",
             (group_id, error_class or None, record_id, row["n"]),
         )
         return record_id, int(row["n"])
-    top = await fetch_row(conn, "SELECT max(n) AS n FROM triage_examples WHERE record_id = ?", (record_id,))
+    top = await conn.fetch_one("SELECT max(n) AS n FROM triage_examples WHERE record_id = ?", (record_id,))
     n = int(top["n"]) + 1 if top is not None and top["n"] is not None else 1
     await conn.execute(
         "INSERT INTO triage_examples (record_id, n, group_id, template, error_class, created_at) "
@@ -400,7 +413,7 @@ async def _add_example(
 
 
 async def _set_status(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     group_id: int,
     *,
     status: Status,

@@ -21,12 +21,10 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-import aiosqlite
-
 from records.errors import TriageError, UnknownReport
 from records.fingerprint import KEY_VERSION, coarse, refingerprint
 from records.triage import Observation, observe
-from storage.database import Row, fetch_row, fetch_rows
+from storage.connection import Connection, Row
 from storage.triage_models import example_id
 
 MAX_SPLIT_DEPTH = 8
@@ -35,15 +33,16 @@ KEY_VERSION_STATUS = "triage_key_version"  # the bot_status row naming the versi
 MIN_PREFIX_CHARS = 30
 MAX_PREFIX_CANDIDATES = 200  # the most seen groups that start alike are compared, the long tail is not
 PREFIX_HEAD_CHARS = 10
+# A parameter in a SELECT list is cast: PostgreSQL would read it as text, not as the column's integer.
 _MOVE_PLACES = (
     "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) "
-    "SELECT ?, guild_id, channel_id, count, last_seen FROM triage_places WHERE group_id = ? AND true "
-    "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = count + excluded.count, "
-    "last_seen = max(last_seen, excluded.last_seen)"
+    "SELECT CAST(? AS BIGINT), guild_id, channel_id, count, last_seen FROM triage_places WHERE group_id = ? AND true "
+    "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = triage_places.count + excluded.count, "
+    "last_seen = {latest}"
 )
 
 
-async def route(conn: aiosqlite.Connection, obs: Observation, *, remember: bool = True) -> int | None:
+async def route(conn: Connection, obs: Observation, *, remember: bool = True) -> int | None:
     """Return the group a paste belongs to (through aliases, the loose key and split rules), or None.
 
     ``remember``: alias the paste's key to the group it was routed to, and let a group that had no
@@ -58,12 +57,13 @@ async def route(conn: aiosqlite.Connection, obs: Observation, *, remember: bool 
         return None
     if remember:
         await conn.execute(
-            "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (obs.key, group_id)
+            "INSERT INTO triage_aliases (fingerprint, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (obs.key, group_id),
         )
     return await _follow_rules(conn, group_id, obs.parts)
 
 
-async def _by_loose_key(conn: aiosqlite.Connection, obs: Observation, *, remember: bool) -> int | None:
+async def _by_loose_key(conn: Connection, obs: Observation, *, remember: bool) -> int | None:
     """Return the group of the same message with no frame, or (for a bare line) with any frame.
 
     A bare final line joins a traceback's group, and a traceback joins a bare line's group. The first
@@ -72,7 +72,7 @@ async def _by_loose_key(conn: aiosqlite.Connection, obs: Observation, *, remembe
     every copy piling into the group the bare lines began.
     """
     sql = "SELECT id, frame FROM triage_groups WHERE loose_key = ? AND (frame = '' OR ? = '') ORDER BY count DESC, id"
-    row = await fetch_row(conn, sql + " LIMIT 1", (obs.loose_key or obs.key, obs.frame))
+    row = await conn.fetch_one(sql + " LIMIT 1", (obs.loose_key or obs.key, obs.frame))
     if row is None:
         return None
     group_id = int(row["id"])
@@ -81,7 +81,7 @@ async def _by_loose_key(conn: aiosqlite.Connection, obs: Observation, *, remembe
     return group_id
 
 
-async def _by_prefix(conn: aiosqlite.Connection, obs: Observation) -> int | None:
+async def _by_prefix(conn: Connection, obs: Observation) -> int | None:
     """Return the group whose message this one begins, or that begins this one (a paste cut short).
 
     Only for messages long enough to say something (``MIN_PREFIX_CHARS``), of the same class (or one
@@ -99,24 +99,24 @@ async def _by_prefix(conn: aiosqlite.Connection, obs: Observation) -> int | None
     )
     cls, frame, head = obs.error_class, obs.frame, PREFIX_HEAD_CHARS
     params = (head, obs.masked, head, cls, cls, frame, frame, MAX_PREFIX_CANDIDATES)
-    for row in await fetch_rows(conn, sql, params):
+    for row in await conn.fetch(sql, params):
         theirs = coarse(str(row["masked"]))
         if len(theirs) >= MIN_PREFIX_CHARS and (theirs.startswith(mine) or mine.startswith(theirs)):
             return int(row["id"])
     return None
 
 
-async def _alias(conn: aiosqlite.Connection, key: str) -> int | None:
-    row = await fetch_row(conn, "SELECT group_id FROM triage_aliases WHERE fingerprint = ?", (key,))
+async def _alias(conn: Connection, key: str) -> int | None:
+    row = await conn.fetch_one("SELECT group_id FROM triage_aliases WHERE fingerprint = ?", (key,))
     return int(row["group_id"]) if row is not None else None
 
 
-async def _follow_rules(conn: aiosqlite.Connection, group_id: int, parts: dict[str, str]) -> int:
+async def _follow_rules(conn: Connection, group_id: int, parts: dict[str, str]) -> int:
     """Follow the split rules of a group (and of the groups they lead to) that the paste's parts meet."""
     seen = {group_id}
     for _ in range(MAX_SPLIT_DEPTH):
         sql = "SELECT target_id FROM triage_split_rules WHERE group_id = ? AND part = ? AND value = ?"
-        targets = [await fetch_row(conn, sql, (group_id, part, value)) for part, value in parts.items() if value]
+        targets = [await conn.fetch_one(sql, (group_id, part, value)) for part, value in parts.items() if value]
         found = next((int(row["target_id"]) for row in targets if row is not None), None)
         if found is None or found in seen:
             return group_id
@@ -134,15 +134,15 @@ class MergedReport(TriageError):
         self.into_id = into_id
 
 
-async def merged_into(conn: aiosqlite.Connection, report_id: int) -> int | None:
+async def merged_into(conn: Connection, report_id: int) -> int | None:
     """Return the report a merged report went into, or None."""
-    row = await fetch_row(conn, "SELECT into_id FROM triage_merged WHERE group_id = ?", (report_id,))
+    row = await conn.fetch_one("SELECT into_id FROM triage_merged WHERE group_id = ?", (report_id,))
     return int(row["into_id"]) if row is not None else None
 
 
-async def require(conn: aiosqlite.Connection, report_id: int) -> Row:
+async def require(conn: Connection, report_id: int) -> Row:
     """Return a group's row; say where a merged one went, or that there is none."""
-    row = await fetch_row(conn, "SELECT * FROM triage_groups WHERE id = ?", (report_id,))
+    row = await conn.fetch_one("SELECT * FROM triage_groups WHERE id = ?", (report_id,))
     if row is not None:
         return row
     into = await merged_into(conn, report_id)
@@ -151,7 +151,7 @@ async def require(conn: aiosqlite.Connection, report_id: int) -> Row:
     raise UnknownReport(report_id)
 
 
-async def merge(conn: aiosqlite.Connection, source_id: int, into_id: int, now: str) -> list[str]:
+async def merge(conn: Connection, source_id: int, into_id: int, now: str) -> list[str]:
     """Merge one group into another; return the index entry ids of examples dropped."""
     if source_id == into_id:
         raise TriageError(f"cannot merge report #{source_id} into itself")
@@ -162,10 +162,12 @@ async def merge(conn: aiosqlite.Connection, source_id: int, into_id: int, now: s
         await conn.execute(f"UPDATE {table} SET group_id = ? WHERE group_id = ?", (into_id, source_id))
     for table in ("triage_people", "triage_versions"):
         await conn.execute(
-            f"INSERT OR IGNORE INTO {table} SELECT ?, {_columns(table)} FROM {table} WHERE group_id = ?",
+            f"INSERT INTO {table} SELECT CAST(? AS BIGINT), {_columns(table)} FROM {table} WHERE group_id = ? "
+            "ON CONFLICT DO NOTHING",
             (into_id, source_id),
         )
-    await conn.execute(_MOVE_PLACES, (into_id, source_id))
+    latest = conn.dialect.greatest("triage_places.last_seen", "excluded.last_seen")
+    await conn.execute(_MOVE_PLACES.format(latest=latest), (into_id, source_id))
     await _move_rules(conn, source_id, into_id)
     await conn.execute("UPDATE triage_merged SET into_id = ? WHERE into_id = ?", (into_id, source_id))
     await conn.execute(
@@ -179,12 +181,13 @@ def _columns(table: str) -> str:
     return "author_id" if table == "triage_people" else "library, version"
 
 
-async def _move_counts(conn: aiosqlite.Connection, source: Row, into: Row) -> None:
+async def _move_counts(conn: Connection, source: Row, into: Row) -> None:
     libraries = dict(json.loads(source["libraries"]))
     libraries.update({k: v for k, v in json.loads(into["libraries"]).items() if v is not None or k not in libraries})
+    first, last = conn.dialect.least("first_seen", "?"), conn.dialect.greatest("last_seen", "?")
     await conn.execute(
-        "UPDATE triage_groups SET count = count + ?, not_helpful = not_helpful + ?, first_seen = min(first_seen, ?), "
-        "last_seen = max(last_seen, ?), libraries = ?, last_jump_url = coalesce(last_jump_url, ?) WHERE id = ?",
+        f"UPDATE triage_groups SET count = count + ?, not_helpful = not_helpful + ?, first_seen = {first}, "
+        f"last_seen = {last}, libraries = ?, last_jump_url = coalesce(last_jump_url, ?) WHERE id = ?",
         (
             source["count"], source["not_helpful"], source["first_seen"], source["last_seen"],
             json.dumps(dict(sorted(libraries.items())), sort_keys=True), source["last_jump_url"], into["id"],
@@ -192,7 +195,7 @@ async def _move_counts(conn: aiosqlite.Connection, source: Row, into: Row) -> No
     )  # fmt: skip
 
 
-async def _move_examples(conn: aiosqlite.Connection, source: Row, into: Row, now: str) -> list[str]:
+async def _move_examples(conn: Connection, source: Row, into: Row, now: str) -> list[str]:
     """Carry a linked group's link over to the new group it is merged into; otherwise drop its examples."""
     if source["status"] == "linked" and into["status"] == "new":
         await conn.execute(
@@ -201,8 +204,8 @@ async def _move_examples(conn: aiosqlite.Connection, source: Row, into: Row, now
         )
         await conn.execute("UPDATE triage_examples SET group_id = ? WHERE group_id = ?", (into["id"], source["id"]))
         return []
-    rows = await fetch_rows(
-        conn, "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (source["id"],)
+    rows = await conn.fetch(
+        "SELECT record_id, n FROM triage_examples WHERE group_id = ? AND removed_at IS NULL", (source["id"],)
     )
     await conn.execute(
         "UPDATE triage_examples SET removed_at = coalesce(removed_at, ?), group_id = ? WHERE group_id = ?",
@@ -211,10 +214,11 @@ async def _move_examples(conn: aiosqlite.Connection, source: Row, into: Row, now
     return [example_id(str(row["record_id"]), int(row["n"])) for row in rows]
 
 
-async def _move_rules(conn: aiosqlite.Connection, source_id: int, into_id: int) -> None:
+async def _move_rules(conn: Connection, source_id: int, into_id: int) -> None:
     await conn.execute(
-        "INSERT OR IGNORE INTO triage_split_rules (group_id, part, value, target_id, created_at) "
-        "SELECT ?, part, value, target_id, created_at FROM triage_split_rules WHERE group_id = ? AND target_id != ?",
+        "INSERT INTO triage_split_rules (group_id, part, value, target_id, created_at) "
+        "SELECT CAST(? AS BIGINT), part, value, target_id, created_at FROM triage_split_rules "
+        "WHERE group_id = ? AND target_id != ? ON CONFLICT DO NOTHING",
         (into_id, source_id, into_id),
     )
     await conn.execute("DELETE FROM triage_split_rules WHERE group_id = ?", (source_id,))
@@ -223,27 +227,28 @@ async def _move_rules(conn: aiosqlite.Connection, source_id: int, into_id: int) 
 
 
 async def split(
-    conn: aiosqlite.Connection, report_id: int, *, sample_ids: Sequence[int], part: str, values: Sequence[str], now: str
+    conn: Connection, report_id: int, *, sample_ids: Sequence[int], part: str, values: Sequence[str], now: str
 ) -> int:
     """Move samples to a new group with rules sending pastes whose ``part`` is one of ``values`` there."""
     group = await require(conn, report_id)
     key = _split_key(group["fingerprint"], part, values)
-    moved = await fetch_rows(
-        conn,
+    moved = await conn.fetch(
         f"SELECT * FROM triage_samples WHERE group_id = ? AND id IN ({','.join('?' * len(sample_ids))})",
         (report_id, *sample_ids),
     )
     first, last = min(r["created_at"] for r in moved), max(r["created_at"] for r in moved)
     not_helpful = sum(r["source"] == "not_helpful" for r in moved)
-    cursor = await conn.execute(
+    inserted = await conn.fetch_one(
         "INSERT INTO triage_groups (fingerprint, error_class, masked, count, not_helpful, first_seen, last_seen, "
-        "libraries, last_jump_url, frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "libraries, last_jump_url, frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (key, group["error_class"], group["masked"], len(moved), not_helpful, first, last, group["libraries"],
          moved[-1]["jump_url"], values[0] if part == "frame" and len(values) == 1 else group["frame"]),
     )  # fmt: skip
-    new_id = int(cursor.lastrowid or 0)
+    assert inserted is not None  # RETURNING gives the row inserted
+    new_id = int(inserted["id"])
+    count, not_helpful_left = conn.dialect.greatest("count - ?", "0"), conn.dialect.greatest("not_helpful - ?", "0")
     await conn.execute(
-        "UPDATE triage_groups SET count = max(count - ?, 0), not_helpful = max(not_helpful - ?, 0) WHERE id = ?",
+        f"UPDATE triage_groups SET count = {count}, not_helpful = {not_helpful_left} WHERE id = ?",
         (len(moved), not_helpful, report_id),
     )
     await conn.executemany(
@@ -251,18 +256,20 @@ async def split(
     )
     await _split_people_places(conn, report_id, new_id, moved)
     await conn.executemany(
-        "INSERT OR REPLACE INTO triage_split_rules (group_id, part, value, target_id, created_at) "
-        "VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO triage_split_rules (group_id, part, value, target_id, created_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (group_id, part, value) DO UPDATE SET target_id = excluded.target_id, "
+        "created_at = excluded.created_at",
         [(report_id, part, value, new_id, now) for value in values],
     )
     return new_id
 
 
-async def _split_people_places(conn: aiosqlite.Connection, old_id: int, new_id: int, moved: Sequence[Row]) -> None:
+async def _split_people_places(conn: Connection, old_id: int, new_id: int, moved: Sequence[Row]) -> None:
     for row in moved:
         if row["author_id"] is not None:
             await conn.execute(
-                "INSERT OR IGNORE INTO triage_people (group_id, author_id) VALUES (?, ?)", (new_id, row["author_id"])
+                "INSERT INTO triage_people (group_id, author_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (new_id, row["author_id"]),
             )
             await conn.execute(
                 "DELETE FROM triage_people WHERE group_id = ? AND author_id = ?", (old_id, row["author_id"])
@@ -270,7 +277,7 @@ async def _split_people_places(conn: aiosqlite.Connection, old_id: int, new_id: 
         if row["channel_id"] is not None:
             await conn.execute(
                 "INSERT INTO triage_places (group_id, guild_id, channel_id, count, last_seen) VALUES (?, ?, ?, 1, ?) "
-                "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = count + 1",
+                "ON CONFLICT (group_id, guild_id, channel_id) DO UPDATE SET count = triage_places.count + 1",
                 (new_id, row["guild_id"] or 0, row["channel_id"], row["created_at"]),
             )
 
@@ -280,7 +287,7 @@ def _split_key(fingerprint: str, part: str, values: Sequence[str]) -> str:
     return "s" + hashlib.sha256(payload).hexdigest()[:19]
 
 
-async def rekey(conn: aiosqlite.Connection, now: str) -> int | None:
+async def rekey(conn: Connection, now: str) -> int | None:
     """Key stored groups as this fingerprint version does; return how many were merged (None: up to date).
 
     Groups are taken by count, largest first: a group whose new key another group already holds is
@@ -289,13 +296,11 @@ async def rekey(conn: aiosqlite.Connection, now: str) -> int | None:
     key and gets no alias: pastes reach it through its rules, from the group it was split from.
     Old keys stay as aliases (no paste computes them any more); the version is recorded last.
     """
-    row = await fetch_row(conn, "SELECT value FROM bot_status WHERE key = ?", (KEY_VERSION_STATUS,))
+    row = await conn.fetch_one("SELECT value FROM bot_status WHERE key = ?", (KEY_VERSION_STATUS,))
     if row is not None and row["value"] == KEY_VERSION:
         return None
-    split_off = {
-        int(r["target_id"]) for r in await fetch_rows(conn, "SELECT DISTINCT target_id FROM triage_split_rules")
-    }
-    groups = await fetch_rows(conn, "SELECT * FROM triage_groups ORDER BY count DESC, id")
+    split_off = {int(r["target_id"]) for r in await conn.fetch("SELECT DISTINCT target_id FROM triage_split_rules")}
+    groups = await conn.fetch("SELECT * FROM triage_groups ORDER BY count DESC, id")
     merged = 0
     for group in groups:
         if int(group["id"]) not in split_off:
@@ -308,7 +313,7 @@ async def rekey(conn: aiosqlite.Connection, now: str) -> int | None:
     return merged
 
 
-async def _rekey_group(conn: aiosqlite.Connection, group: Row, now: str) -> int:
+async def _rekey_group(conn: Connection, group: Row, now: str) -> int:
     """Give one group its new key (and its samples' keys as aliases), or merge it; return 1 if merged.
 
     The group another one joins is found as a paste finds it: by the key, else by the message without
@@ -320,13 +325,13 @@ async def _rekey_group(conn: aiosqlite.Connection, group: Row, now: str) -> int:
     if owner is None and new.masked:
         owner = await _by_loose_key(conn, new, remember=False)
     if owner is not None and owner != group_id:
-        into = await fetch_row(conn, "SELECT * FROM triage_groups WHERE id = ?", (owner,))
+        into = await conn.fetch_one("SELECT * FROM triage_groups WHERE id = ?", (owner,))
         if into is not None and _may_merge(group, into):
             await merge(conn, group_id, owner, now)
             return 1
         return 0  # kept apart by a review: its pastes now go to the other group
     await conn.execute(
-        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)", (new.key, group_id)
+        "INSERT INTO triage_aliases (fingerprint, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING", (new.key, group_id)
     )
     await conn.execute(
         "UPDATE triage_groups SET fingerprint = ?, masked = ?, loose_key = ?, "
@@ -334,15 +339,15 @@ async def _rekey_group(conn: aiosqlite.Connection, group: Row, now: str) -> int:
         (new.key, new.masked, new.loose_key or new.key, new.frame, group_id),
     )
     await conn.executemany(
-        "INSERT OR IGNORE INTO triage_aliases (fingerprint, group_id) VALUES (?, ?)",
+        "INSERT INTO triage_aliases (fingerprint, group_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
         [(key, group_id) for key in keys if key != new.key],
     )
     return 0
 
 
-async def _new_keys(conn: aiosqlite.Connection, group: Row) -> tuple[list[str], Observation]:
+async def _new_keys(conn: Connection, group: Row) -> tuple[list[str], Observation]:
     """Return the keys of a group's samples read again, and its new reading (the most common key's)."""
-    rows = await fetch_rows(conn, "SELECT text FROM triage_samples WHERE group_id = ? ORDER BY id", (group["id"],))
+    rows = await conn.fetch("SELECT text FROM triage_samples WHERE group_id = ? ORDER BY id", (group["id"],))
     # Reading a sample again is CPU work: in a thread, so a large rekey does not stall the event loop.
     found = await asyncio.to_thread(_observe_all, [str(r["text"]) for r in rows])
     if not found:

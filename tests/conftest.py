@@ -23,8 +23,9 @@ from hypothesis import settings
 
 from records.mining import mine_tree
 from records.model import Record
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 from storage.importer import import_paths
+from tests import pg
 
 # Speed is measured by the benchmarks, not asserted per example: a busy CI machine must not turn a
 # slow example into a failure. Examples are derandomized (drawn from a fixed seed per test) so a
@@ -56,6 +57,23 @@ LONGEST_FIRST = (
     "tests/records/test_curated_environment.py",  # 4
     "tests/records/test_fingerprint.py",  # 4
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the session's throw-away PostgreSQL cluster (in the controller; workers inherit its URL)."""
+    if hasattr(config, "workerinput"):
+        return
+    config.stash[_PG_DIRECTORY] = pg.prepare_session()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the cluster the session started."""
+    directory = config.stash.get(_PG_DIRECTORY, None)
+    if directory is not None:
+        pg.stop_cluster(directory)
+
+
+_PG_DIRECTORY = pytest.StashKey[Path | None]()
 
 
 # SimCord fails a test whose bot has not settled within `settle_timeout` seconds of real time (5 by
@@ -116,9 +134,9 @@ def seeds_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
+async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
     """A fresh, migrated database file for one test."""
-    database = await Database.open(database_file(tmp_path / "tracebot.db"))
+    database = await SqliteDatabase.open_file(database_file(tmp_path / "tracebot.db"))
     yield database
     await database.close()
 

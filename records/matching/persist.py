@@ -109,6 +109,7 @@ def save(index: MatchIndex, path: Path, revision: str) -> bool:
     """Write an index to ``path`` atomically; return False when it could not be written (logged)."""
     data = dumps(index, revision)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # a server's index lives in a cache folder
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     except OSError as exc:  # a read-only directory: every load then builds, as before
         log.debug("index not saved to %s: %s", path, exc)

@@ -1,8 +1,9 @@
-"""Numbered schema migrations, tracked in ``PRAGMA user_version``.
+"""Numbered schema migrations, tracked in ``PRAGMA user_version`` (SQLite) or ``tracebot_schema``.
 
-Each ``NNNN_name.sql`` file moves the schema from version NNNN-1 to NNNN. A migration runs in one
+Each ``NNNN_name.sql`` file moves the schema from version NNNN-1 to NNNN; ``postgresql/`` holds the
+PostgreSQL form of each, numbered alike (a test holds them to the same names). A migration runs in one
 transaction together with the version bump, so a crash leaves the database at the old version or the
-new one, never between.
+new one, never between. The SQLite runner is here; the PostgreSQL one is in :mod:`storage.postgres`.
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ class Migration:
     sql: str
 
 
-def available() -> list[Migration]:
-    """Return the shipped migrations in order, checking they are numbered without gaps."""
+def available(dialect: str = "sqlite") -> list[Migration]:
+    """Return the shipped migrations of a dialect in order, checking they are numbered without gaps."""
     found: list[Migration] = []
-    for entry in resources.files(__package__).iterdir():
+    folder = resources.files(__package__)
+    if dialect != "sqlite":
+        folder = folder / dialect
+    for entry in folder.iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), entry.name, entry.read_text(encoding="utf-8")))

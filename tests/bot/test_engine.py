@@ -15,14 +15,14 @@ from benchmarks.evalset import shipped_records
 from bot.engine import Engine, saved_index_path
 from records.errors import DatabaseMoved
 from records.matching import IndexEntry, MatchIndex, persist
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 from storage.importer import import_paths
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
 
 NEW_ERROR = "ValueError: the quantum flux capacitor refused configuration zeta-nine"
 
 
-async def test_engine_answers_from_the_store(db: Database) -> None:
+async def test_engine_answers_from_the_store(db: SqliteDatabase) -> None:
     await import_paths(db, [SEEDS_JSONL])
     engine = await Engine.load(db)
     answer = await engine.answer("RuntimeError: assisted decoding requires a cache")
@@ -31,7 +31,7 @@ async def test_engine_answers_from_the_store(db: Database) -> None:
     assert record is not None and record.solutions
 
 
-async def test_watch_sees_an_import_from_another_process(db: Database, tmp_path: Path) -> None:
+async def test_watch_sees_an_import_from_another_process(db: SqliteDatabase, tmp_path: Path) -> None:
     await import_paths(db, [SEEDS_JSONL])
     engine = await Engine.load(db)
     assert (await engine.answer(NEW_ERROR)).result.status == "unmatched"
@@ -58,7 +58,7 @@ async def test_watch_sees_an_import_from_another_process(db: Database, tmp_path:
             await watcher
 
 
-async def test_reload_picks_up_changed_records(db: Database, tmp_path: Path) -> None:
+async def test_reload_picks_up_changed_records(db: SqliteDatabase, tmp_path: Path) -> None:
     await import_paths(db, [SEEDS_JSONL])
     engine = await Engine.load(db)
     records = tmp_path / "r.jsonl"
@@ -68,7 +68,7 @@ async def test_reload_picks_up_changed_records(db: Database, tmp_path: Path) -> 
     assert await engine.reload() == 0  # nothing new
 
 
-async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database, tmp_path: Path) -> None:
+async def test_seed_answer_shows_seed_text_at_the_mined_location(db: SqliteDatabase, tmp_path: Path) -> None:
     # The seeds and every shipped record of their file in both releases: the fold, not the volume.
     mined = tmp_path / "generation-utils.jsonl"
     same_file = [r for r in shipped_records() if r.file_path == "src/transformers/generation/utils.py"]
@@ -83,7 +83,7 @@ async def test_seed_answer_shows_seed_text_at_the_mined_location(db: Database, t
     assert record.github_url is not None and "/blob/v5.24.0/" in record.github_url
 
 
-async def test_matching_in_threads_while_the_index_changes_never_sees_half_a_change(db: Database) -> None:
+async def test_matching_in_threads_while_the_index_changes_never_sees_half_a_change(db: SqliteDatabase) -> None:
 
     engine = await Engine.load(db)
     base = [IndexEntry(id=f"keep{n}", error_message=f"steady widget number {n} failed to spin") for n in range(200)]
@@ -141,7 +141,9 @@ def _no_build(entries: object) -> None:
     raise AssertionError("the index was built instead of loaded")
 
 
-async def test_a_load_saves_the_index_and_the_next_load_reads_it(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_load_saves_the_index_and_the_next_load_reads_it(
+    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await import_paths(db, [SEEDS_JSONL])
     first = await Engine.load(db)
     assert saved_index_path(db.path).is_file()
@@ -153,7 +155,7 @@ async def test_a_load_saves_the_index_and_the_next_load_reads_it(db: Database, m
 
 
 async def test_a_write_after_the_save_makes_the_next_load_build_again(
-    db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await import_paths(db, [SEEDS_JSONL])
     await Engine.load(db)
@@ -167,7 +169,7 @@ async def test_a_write_after_the_save_makes_the_next_load_build_again(
     assert (await (await Engine.load(db)).answer(NEW_ERROR)).result == result
 
 
-async def test_a_damaged_saved_index_is_rebuilt_and_saved_again(db: Database) -> None:
+async def test_a_damaged_saved_index_is_rebuilt_and_saved_again(db: SqliteDatabase) -> None:
     await import_paths(db, [SEEDS_JSONL])
     await Engine.load(db)
     path = saved_index_path(db.path)
@@ -178,7 +180,9 @@ async def test_a_damaged_saved_index_is_rebuilt_and_saved_again(db: Database) ->
     assert persist.load(path, revision) is not None
 
 
-async def test_a_reload_drops_the_per_release_records_a_site_record_replaces(db: Database, tmp_path: Path) -> None:
+async def test_a_reload_drops_the_per_release_records_a_site_record_replaces(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
     def release(record_id: str, version: str, line: int, **extra: object) -> dict[str, object]:
         return make_record(id=record_id, origin="mined", libraryVersion=version, lineNumber=line,
                            repo="huggingface/transformers", filePath="src/transformers/core.py", **extra)  # fmt: skip

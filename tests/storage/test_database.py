@@ -14,11 +14,17 @@ import pytest
 
 from records.errors import DatabaseBusy, DatabaseCorrupt, DatabaseTooNew, StorageError
 from storage import migrations
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 from storage.importer import import_paths
 from storage.records import RecordRepository
 from storage.replies import ReplyLink, ReplyRepository
 from tests.conftest import SEEDS_JSONL, make_record, one_row
+
+
+@pytest.fixture
+def db(sqlite_db: SqliteDatabase) -> SqliteDatabase:
+    """An SQLite database: this module tests what only the SQLite backend has."""
+    return sqlite_db
 
 
 @pytest.fixture
@@ -29,12 +35,12 @@ async def new_file(tmp_path: Path) -> AsyncGenerator[Database]:
     await database.close()
 
 
-async def test_fresh_database_has_pragmas_and_latest_schema(new_file: Database) -> None:
+async def test_fresh_database_has_pragmas_and_latest_schema(new_file: SqliteDatabase) -> None:
     db = new_file
     assert await db.schema_version() == migrations.latest_version()
     async with db.reader.execute("PRAGMA journal_mode") as cur:
         assert await one_row(cur) == ("wal",)
-    async with db.transaction() as conn, conn.execute("PRAGMA synchronous") as cur:
+    async with db.transaction() as conn, conn.raw.execute("PRAGMA synchronous") as cur:
         assert await one_row(cur) == (2,)  # FULL
     async with db.reader.execute("PRAGMA busy_timeout") as cur:
         row = await cur.fetchone()
@@ -70,7 +76,7 @@ async def test_corrupt_file_is_named_and_left_alone(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-async def test_failed_transaction_rolls_back(db: Database) -> None:
+async def test_failed_transaction_rolls_back(db: SqliteDatabase) -> None:
     with pytest.raises(RuntimeError):
         async with db.transaction() as conn:
             await conn.execute(
@@ -82,7 +88,7 @@ async def test_failed_transaction_rolls_back(db: Database) -> None:
         assert await one_row(cur) == (0,)
 
 
-async def test_concurrent_writers_do_not_interleave(db: Database) -> None:
+async def test_concurrent_writers_do_not_interleave(db: SqliteDatabase) -> None:
     order: list[str] = []
 
     async def writer(name: str) -> None:
@@ -138,13 +144,17 @@ async def test_one_attempt_never_waits_longer_than_the_whole_write_wait(tmp_path
     path = tmp_path / "short.db"
     other = sqlite3.connect(path, isolation_level=None)
     async with await Database.open(path, write_wait=0.5) as db:
-        async with db.transaction() as conn, conn.execute("PRAGMA busy_timeout") as cursor:
+        async with db.transaction() as conn, conn.raw.execute("PRAGMA busy_timeout") as cursor:
             assert tuple(await one_row(cursor)) == (500,)
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(DatabaseBusy, match=r"for over 0\.5 s"):
             await ReplyRepository(db).vote(reply_id=1, user_id=2, record_id="r", helpful=True, guild_id=None)
     other.close()
-    async with await Database.open(path) as db, db.transaction() as conn, conn.execute("PRAGMA busy_timeout") as cursor:
+    async with (
+        await Database.open(path) as db,
+        db.transaction() as conn,
+        conn.raw.execute("PRAGMA busy_timeout") as cursor,
+    ):
         assert tuple(await one_row(cursor)) == (10_000,)  # the default attempt when the whole wait is longer
 
 
@@ -248,7 +258,7 @@ async def test_a_cancelled_open_closes_the_connections_it_made(
 
 
 async def test_a_write_cancelled_while_its_begin_ran_leaves_no_transaction_open(
-    db: Database, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A heartbeat cancelled at shutdown while the writer's thread ran BEGIN: the BEGIN went through,
     # no one ended it, and the next write failed ("cannot start a transaction within a transaction").

@@ -30,8 +30,8 @@ async def test_a_channel_reset_to_defaults_is_forgotten(db: Database) -> None:
     await repo.update_channel(9, 100, allowed=False, mode=None)
     config = await repo.config(9)
     assert config.allowed_channels == frozenset() and config.channel_modes == {}
-    rows = await db.reader.execute_fetchall("SELECT count(*) FROM channel_settings")
-    assert [tuple(row) for row in rows] == [(0,)]
+    row = await db.fetch_one("SELECT count(*) AS n FROM channel_settings")
+    assert row is not None and row["n"] == 0
 
 
 async def test_heartbeat_and_write_probe(db: Database) -> None:

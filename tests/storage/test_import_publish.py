@@ -20,10 +20,16 @@ import pytest
 
 from records.errors import DatabaseBusy
 from storage import import_publish
-from storage.database import Database
+from storage.database import SqliteDatabase
 from storage.importer import import_paths
 from storage.records import RecordRepository
 from tests.conftest import ROOT, database_file, make_record
+
+
+@pytest.fixture
+def db(sqlite_db: SqliteDatabase) -> SqliteDatabase:
+    """An SQLite database: this module tests what only the SQLite backend has."""
+    return sqlite_db
 
 
 def _visible(path: Path) -> dict[str, str]:
@@ -51,13 +57,13 @@ def _next_rows(path: Path) -> int:
         return int(conn.execute("SELECT count(*) FROM records_next").fetchone()[0])
 
 
-async def _merging(db: Database) -> int:
+async def _merging(db: SqliteDatabase) -> int:
     row = await db.fetch_one("SELECT merging FROM import_state")
     assert row is not None
     return int(row["merging"])
 
 
-async def _base(db: Database, write_jsonl: Callable[..., Path]) -> dict[str, str]:
+async def _base(db: SqliteDatabase, write_jsonl: Callable[..., Path]) -> dict[str, str]:
     await import_paths(db, [write_jsonl([make_record(id="old1"), make_record(id="old2")], name="base.jsonl")])
     return _visible(db.path)
 
@@ -68,7 +74,7 @@ def _next_import(write_jsonl: Callable[..., Path], count: int = 40) -> Path:
 
 
 async def test_copied_rows_stay_out_of_sight_and_others_write_between_batches(
-    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = await _base(db, write_jsonl)
     between: list[tuple[int, int, dict[str, str]]] = []
@@ -108,7 +114,7 @@ async def test_copied_rows_stay_out_of_sight_and_others_write_between_batches(
 
 
 async def test_a_run_that_never_published_is_invisible_and_cleaned_by_the_next_import(
-    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = await _base(db, write_jsonl)
     source = _next_import(write_jsonl)
@@ -131,7 +137,7 @@ async def test_a_run_that_never_published_is_invisible_and_cleaned_by_the_next_i
 
 
 async def test_killed_while_merging_shows_the_new_versions_and_the_next_import_finishes(
-    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = await _base(db, write_jsonl)
     merge = import_publish.merge
@@ -159,7 +165,7 @@ async def test_killed_while_merging_shows_the_new_versions_and_the_next_import_f
 
 
 async def test_leftovers_are_cleaned_even_by_an_import_that_changes_nothing(
-    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _base(db, write_jsonl)
 
@@ -178,7 +184,7 @@ async def test_leftovers_are_cleaned_even_by_an_import_that_changes_nothing(
 
 
 async def test_a_second_import_waits_for_the_first_and_gives_up_naming_it(
-    db: Database, write_jsonl: Callable[..., Path]
+    db: SqliteDatabase, write_jsonl: Callable[..., Path]
 ) -> None:
     source = write_jsonl([make_record(id="w1")])
     async with import_publish.import_lock(db.path):
@@ -190,7 +196,7 @@ async def test_a_second_import_waits_for_the_first_and_gives_up_naming_it(
 
 
 async def test_a_maintainer_delete_through_the_view_removes_the_row(
-    db: Database, write_jsonl: Callable[..., Path]
+    db: SqliteDatabase, write_jsonl: Callable[..., Path]
 ) -> None:
     await _base(db, write_jsonl)
     async with db.transaction() as conn:

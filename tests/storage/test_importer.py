@@ -17,18 +17,16 @@ import pytest
 
 from records.errors import ImportAborted
 from storage import importer
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 from storage.importer import import_paths
 from storage.records import RecordRepository
-from tests.conftest import SEED_IDS, make_record, one_row
+from tests.conftest import SEED_IDS, make_record
 
 
 async def _snapshot(db: Database) -> list[tuple[object, ...]]:
-    async with db.reader.execute("SELECT id, content_hash, updated_at FROM records ORDER BY id") as cur:
-        rows = [tuple(r) for r in await cur.fetchall()]
-    async with db.reader.execute("SELECT count(*) FROM import_runs") as cur:
-        runs = await one_row(cur)
-    return [*rows, ("runs", runs)]
+    rows = [tuple(r) for r in await db.fetch("SELECT id, content_hash, updated_at FROM records ORDER BY id")]
+    runs = await db.fetch_one("SELECT count(*) AS n FROM import_runs")
+    return [*rows, ("runs", runs["n"] if runs is not None else None)]
 
 
 async def test_seed_directory_imports_three_records(db: Database, seeds_dir: Path) -> None:
@@ -151,14 +149,14 @@ async def test_pattern_the_linear_engine_cannot_run_is_reported_and_record_kept(
 
 
 async def test_files_are_read_and_compared_without_the_write_lock(
-    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    sqlite_db: SqliteDatabase, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     observed: list[bool] = []
     real = importer._stage_batch
 
     async def stage_and_probe(*args: object, **kwargs: object) -> None:
         await real(*args, **kwargs)  # type: ignore[arg-type]  # passes on exactly what the importer gave
-        other = sqlite3.connect(db.path, timeout=0)  # another process's writer: must not wait
+        other = sqlite3.connect(sqlite_db.path, timeout=0)  # another process's writer: must not wait
         try:
             other.execute("BEGIN IMMEDIATE")
             other.execute("ROLLBACK")
@@ -167,7 +165,7 @@ async def test_files_are_read_and_compared_without_the_write_lock(
             other.close()
 
     monkeypatch.setattr(importer, "_stage_batch", stage_and_probe)
-    report = await import_paths(db, [write_jsonl([make_record(id=f"w{i}") for i in range(3)])])
+    report = await import_paths(sqlite_db, [write_jsonl([make_record(id=f"w{i}") for i in range(3)])])
     assert report.added == 3 and observed and all(observed)
 
 

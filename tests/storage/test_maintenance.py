@@ -8,10 +8,16 @@ from pathlib import Path
 import pytest
 
 from records.errors import StorageError
-from storage.database import Database
+from storage.database import Database, SqliteDatabase
 from storage.importer import import_paths
 from storage.maintenance import backup, integrity_problems
 from tests.conftest import SEEDS_JSONL
+
+
+@pytest.fixture
+def db(sqlite_db: SqliteDatabase) -> SqliteDatabase:
+    """An SQLite database: this module tests what only the SQLite backend has."""
+    return sqlite_db
 
 
 async def test_a_backup_is_a_sound_copy_of_the_live_database(db: Database, tmp_path: Path) -> None:

@@ -18,9 +18,16 @@ from typing import Any
 import pytest
 
 from records.errors import StorageError
-from storage.database import Database
+from storage.database import SqliteDatabase
 from tests.conftest import ROOT, TEST_SEEDS
 from tests.e2e.test_bot_e2e import clean_environment
+
+
+@pytest.fixture
+def db(sqlite_db: SqliteDatabase) -> SqliteDatabase:
+    """An SQLite database: this module tests what only the SQLite backend has."""
+    return sqlite_db
+
 
 # Mounts `$0` read-only over itself, then runs the command given after it, in a private namespace.
 _READ_ONLY_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
@@ -97,7 +104,7 @@ def test_run_against_a_read_only_directory_says_so_in_one_line(read_only_runner:
 
 
 async def test_a_write_refused_as_read_only_is_one_error_and_keeps_what_was_acknowledged(
-    db: Database, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A directory made read-only under an open database changes nothing (the kernel will not remount
     # a file system read-only while files are open for writing, and the -wal and -shm files exist);

@@ -12,7 +12,7 @@ from storage.database import Database
 from storage.importer import import_paths
 from storage.triage import TriageRepository
 from storage.triage_models import example_id
-from tests.conftest import SEED_IDS, one_row
+from tests.conftest import SEED_IDS
 
 LIMITS = TriageLimits(samples_per_group=3, user_daily_pastes=50, user_daily_groups=10)
 DAY1 = "2026-03-01T10:00:00.000Z"
@@ -85,8 +85,8 @@ async def test_one_user_cannot_flood_the_tables(repo: TriageRepository, db: Data
     assert outcomes.count("group_limit") == LIMITS.user_daily_pastes - LIMITS.user_daily_groups
     assert outcomes.count("user_limit") == 200 - LIMITS.user_daily_pastes
     assert await repo.count() == LIMITS.user_daily_groups
-    async with db.reader.execute("SELECT count(*) FROM triage_samples") as cursor:
-        assert await one_row(cursor) == (LIMITS.user_daily_groups,)
+    row = await db.fetch_one("SELECT count(*) AS n FROM triage_samples")
+    assert row is not None and row["n"] == LIMITS.user_daily_groups
     # Others are not affected, and the flooder gets a fresh allowance the next day.
     assert (await repo.log(obs(5_000), origin(author=1), LIMITS, DAY1)).outcome == "logged"
     assert (await repo.log(obs(5_001), origin(author=666), LIMITS, DAY2)).outcome == "logged"
@@ -155,8 +155,7 @@ async def test_dismissing_a_linked_group_drops_its_examples(repo: TriageReposito
 async def snapshot(db: Database) -> list[object]:
     rows: list[object] = []
     for table in ("triage_groups", "triage_examples", "triage_samples", "triage_places", "triage_user_days"):
-        async with db.reader.execute(f"SELECT * FROM {table} ORDER BY 1") as cursor:
-            rows.append([tuple(r) for r in await cursor.fetchall()])
+        rows.append([tuple(r) for r in await db.fetch(f"SELECT * FROM {table} ORDER BY 1")])
     return rows
 
 
