@@ -28,16 +28,20 @@ DEFAULT_PASTE_HOSTS = (
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
 
 
-def database_file(value: str) -> Path:
-    """Return the SQLite file a TRACEBOT_DB or ``--db`` value names; raise ValueError for a URL.
+def database_file(value: str) -> Path | str:
+    """Return the database a TRACEBOT_DB or ``--db`` value names: an SQLite file, or a PostgreSQL URL (kept as text).
 
-    Path() would read 'postgresql://user@host/db' as a relative path and the database would open a
-    directory named 'postgresql:' with a file in it: a URL is refused by name instead.
+    Path() would read 'sqlite:///x.db' as a relative path and the database would open a directory
+    named 'sqlite:' with a file in it: a URL of any other scheme is refused by name instead.
     """
     found = _URL.match(value)
     if found:
         scheme = found.group()[:-3]
-        raise ValueError(f"{scheme}:// URLs are not supported: give the path of an SQLite database file")
+        if scheme in {"postgresql", "postgres"}:
+            return value
+        raise ValueError(
+            f"{scheme}:// URLs are not supported: give the path of an SQLite database file or a postgresql:// URL"
+        )
     return Path(value)
 
 
@@ -80,7 +84,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "TRACEBOT_DISCORD_TOKEN")
     )
-    db: Path = Field(default=DEFAULT_DB, description="SQLite database file")
+    db: Path | str = Field(default=DEFAULT_DB, description="SQLite database file, or a postgresql:// URL")
     dev_guild: int | None = Field(default=None, description="guild to sync commands to at start-up")
     discord_api_url: str = Field(default="https://discord.com/api/v10", description="Discord REST base URL")
     discord_gateway_url: str | None = Field(default=None, description="gateway URL (default: Discord's)")

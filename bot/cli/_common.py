@@ -35,9 +35,9 @@ def lazy(target: str) -> Handler:
     return handler
 
 
-def db_path(args: argparse.Namespace, settings: Settings) -> Path:
-    """Return the database path: ``--db`` wins over TRACEBOT_DB and the default."""
-    chosen: Path | None = getattr(args, "db", None)
+def db_path(args: argparse.Namespace, settings: Settings) -> Path | str:
+    """Return the database (a path, or a PostgreSQL URL): ``--db`` wins over TRACEBOT_DB and the default."""
+    chosen: Path | str | None = getattr(args, "db", None)
     return chosen if chosen is not None else settings.db
 
 
@@ -61,11 +61,14 @@ def print_json(data: Any, out: TextIO | None = None) -> None:
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--db PATH`` to a command."""
     parser.add_argument(
-        "--db", type=_database_file, metavar="PATH", help="database file (default: $TRACEBOT_DB or ./data/tracebot.db)"
+        "--db",
+        type=_database_file,
+        metavar="PATH",
+        help="database file or postgresql:// URL (default: $TRACEBOT_DB or ./data/tracebot.db)",
     )
 
 
-def _database_file(value: str) -> Path:
+def _database_file(value: str) -> Path | str:
     """Read ``--db``: argparse reports the ValueError's text as the option's error."""
     from bot.settings import database_file  # noqa: PLC0415  # settings import pydantic: only when a --db is given
 

@@ -22,8 +22,14 @@ def lock_path(db: Path) -> Path:
 
 
 @contextmanager
-def only_instance(db: Path) -> Iterator[None]:
-    """Hold the database's run lock for the block; refuse with one line when another run holds it."""
+def only_instance(db: Path | str) -> Iterator[None]:
+    """Hold the database's run lock for the block; refuse with one line when another run holds it.
+
+    A PostgreSQL database is shared by design (several processes, each its own shards): no lock.
+    """
+    if not isinstance(db, Path):
+        yield
+        return
     path = lock_path(db)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -65,6 +65,8 @@ async def backup_command(args: argparse.Namespace, settings: Settings) -> int:
 async def check_command(args: argparse.Namespace, settings: Settings) -> int:
     """Check the database file's integrity."""
     path = db_path(args, settings)
+    if not isinstance(path, Path):
+        raise CliError("db check reads an SQLite file; PostgreSQL checks its own pages (see pg_amcheck)")
     if not path.exists():
         raise CliError(f"{path}: no such database file")
     problems = integrity_problems(path)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli._common import add_db_option, db_path, lazy
@@ -46,7 +47,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 async def health_command(args: argparse.Namespace, settings: Settings) -> int:
     """Check the database (reachable, current, writable) and the running bot's heartbeat."""
     path = db_path(args, settings)
-    if not path.exists():
+    if isinstance(path, Path) and not path.exists():
         raise CliError(f"{path}: no such database file")
     # Short waits: a container health check gives up after 10 s, and an import may be publishing.
     db = await Database.open(path, migrate=False, write_wait=HEALTH_WRITE_WAIT, busy_timeout_ms=HEALTH_BUSY_MS)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -13,6 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import COMMANDS, build_parser, main, plain
+from storage.database import Database
+from storage.records import RecordRepository
+from tests import pg
 from tests.conftest import SEEDS_JSONL, database_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +91,7 @@ def test_a_database_url_is_one_line_and_creates_nothing(
     how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    url = "postgresql://user@localhost:5432/tracebot"
+    url = "mysql://user@localhost:5432/tracebot"
     argv = ["records", "import", str(SEEDS_JSONL)]
     if how == "--db":
         argv += ["--db", url]
@@ -97,9 +102,42 @@ def test_a_database_url_is_one_line_and_creates_nothing(
         raise SystemExit(status)
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "postgresql:// URLs are not supported: give the path of an SQLite database file" in err
+    assert "mysql:// URLs are not supported: give the path of an SQLite database file or a postgresql:// URL" in err
     assert (how in err) if how == "TRACEBOT_DB" else ("argument --db" in err)
+    assert not any(tmp_path.iterdir())  # no 'mysql:' directory, no database file
+
+
+@pytest.mark.parametrize("how", ["--db", "TRACEBOT_DB"])
+def test_a_postgresql_url_imports_into_the_server_and_creates_no_file(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    async def import_and_count() -> int:
+        async with pg.fresh_database() as url:
+            argv = ["records", "import", str(SEEDS_JSONL)] + (["--db", url] if how == "--db" else [])
+            if how == "TRACEBOT_DB":
+                monkeypatch.setenv("TRACEBOT_DB", url)
+            assert await asyncio.to_thread(main, argv) == 0
+            db = await Database.open(url)
+            try:
+                return await RecordRepository(db).count()
+            finally:
+                await db.close()
+
+    assert asyncio.run(import_and_count()) == 3
+    assert "3 added" in capsys.readouterr().out
     assert not any(tmp_path.iterdir())  # no 'postgresql:' directory, no database file
+
+
+def test_an_unreachable_postgresql_url_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status = main(["records", "stats", "--db", f"postgresql://bot:pw@127.0.0.1:{port}/tracebot"])
+    err = capsys.readouterr().err.strip()
+    assert status != 0 and len(err.splitlines()) == 1, err
+    assert "cannot reach the PostgreSQL server" in err and "pw" not in err
 
 
 def _every_parser(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:

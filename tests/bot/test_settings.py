@@ -45,11 +45,16 @@ def test_env_example_loads_as_a_dotenv_with_the_defaults(monkeypatch: pytest.Mon
     assert settings.model_dump() == Settings(_env_file=None).model_dump()
 
 
-@pytest.mark.parametrize("url", ["postgresql://user@host:5432/db", "sqlite:///data/x.db", "file://x.db"])
+@pytest.mark.parametrize("url", ["mysql://user@host:5432/db", "sqlite:///data/x.db", "file://x.db"])
 def test_a_database_url_is_refused_naming_its_scheme(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRACEBOT_DB", url)
     with pytest.raises(ValidationError, match=rf"{url.partition(':')[0]}:// URLs are not supported"):
         Settings(_env_file=None)
+
+
+def test_a_postgresql_url_is_kept_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACEBOT_DB", "postgresql://bot@db:5432/tracebot")
+    assert Settings(_env_file=None).db == "postgresql://bot@db:5432/tracebot"
 
 
 @pytest.mark.parametrize("path", ["data/tracebot.db", "/srv/tracebot.db", "C:/data/tracebot.db", "a:b.db"])
