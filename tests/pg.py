@@ -66,24 +66,24 @@ def server_url() -> str:
     return url
 
 
-@asynccontextmanager
-async def fresh_database() -> AsyncIterator[str]:
-    """Create an empty, migrated database for one test; yield its URL; drop it afterwards."""
-    server = server_url()
-    name = "t_" + uuid.uuid4().hex[:16]
-    admin = await asyncpg.connect(server)
+async def _admin(statement: str) -> None:
+    """Run one statement on the server's ``postgres`` database (CREATE and DROP DATABASE run outside any)."""
+    admin = await asyncpg.connect(server_url())
     try:
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        await admin.execute(statement)
     finally:
         await admin.close()
+
+
+@asynccontextmanager
+async def fresh_database(*, migrated: bool = True) -> AsyncIterator[str]:
+    """Create a database for one test (migrated, else empty); yield its URL; drop it afterwards."""
+    name = "t_" + uuid.uuid4().hex[:16]
+    await _admin(f"CREATE DATABASE {name}" + (f" TEMPLATE {TEMPLATE}" if migrated else ""))
     try:
-        yield database_url(server, name)
+        yield database_url(server_url(), name)
     finally:
-        admin = await asyncpg.connect(server)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        finally:
-            await admin.close()
+        await _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def prepare_session() -> Path | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-import uuid
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,18 +20,6 @@ from storage.postgres import PostgresDatabase, safe_url
 from storage.records import RecordRepository
 from tests import pg
 from tests.conftest import make_record
-
-
-async def _empty_database() -> str:
-    """Create an empty database (not from the migrated template); return its URL."""
-    server = pg.server_url()
-    name = "e_" + uuid.uuid4().hex[:16]
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return pg.database_url(server, name)
 
 
 def _free_port() -> int:
@@ -60,16 +47,16 @@ async def test_a_database_that_does_not_exist_is_named() -> None:
 
 
 async def test_a_database_of_another_application_is_refused_untouched() -> None:
-    url = await _empty_database()
-    other = await asyncpg.connect(url)
-    try:
-        await other.execute("CREATE TABLE customers (id int); CREATE TABLE orders (id int)")
-        with pytest.raises(StorageError, match=r"tables of another application \(2: customers, orders\)"):
-            await Database.open(url)
-        tables = await other.fetch("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
-        assert sorted(r["table_name"] for r in tables) == ["customers", "orders"]
-    finally:
-        await other.close()
+    async with pg.fresh_database(migrated=False) as url:
+        other = await asyncpg.connect(url)
+        try:
+            await other.execute("CREATE TABLE customers (id int); CREATE TABLE orders (id int)")
+            with pytest.raises(StorageError, match=r"tables of another application \(2: customers, orders\)"):
+                await Database.open(url)
+            tables = await other.fetch("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+            assert sorted(r["table_name"] for r in tables) == ["customers", "orders"]
+        finally:
+            await other.close()
 
 
 async def test_a_server_older_than_13_is_refused_by_version() -> None:
@@ -90,18 +77,18 @@ async def test_a_database_from_a_newer_tracebot_is_refused() -> None:
 
 
 async def test_two_processes_starting_together_migrate_once(caplog: pytest.LogCaptureFixture) -> None:
-    url = await _empty_database()
     caplog.set_level(logging.INFO, logger="storage.postgres")
-    first, second = await asyncio.gather(Database.open(url), Database.open(url))
-    try:
-        assert await first.schema_version() == await second.schema_version() == migrations.latest_version()
-        applied = [r for r in caplog.records if r.getMessage().startswith("applying migration")]
-        assert len(applied) == migrations.latest_version()  # once each, not once per process
-        row = await first.fetch_one("SELECT count(*) AS n FROM tracebot_schema")
-        assert row is not None and row["n"] == 1
-    finally:
-        await first.close()
-        await second.close()
+    async with pg.fresh_database(migrated=False) as url:
+        first, second = await asyncio.gather(Database.open(url), Database.open(url))
+        try:
+            assert await first.schema_version() == await second.schema_version() == migrations.latest_version()
+            applied = [r for r in caplog.records if r.getMessage().startswith("applying migration")]
+            assert len(applied) == migrations.latest_version()  # once each, not once per process
+            row = await first.fetch_one("SELECT count(*) AS n FROM tracebot_schema")
+            assert row is not None and row["n"] == 1
+        finally:
+            await first.close()
+            await second.close()
 
 
 async def test_a_connection_lost_in_the_middle_of_an_import_leaves_nothing(
