@@ -7,6 +7,7 @@ records on its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import os
@@ -152,25 +153,34 @@ class Engine:
             return len(changed) + len(dropped)
 
     async def watch(self, interval: float = 1.0) -> None:
-        """Reload the index whenever another connection commits (``PRAGMA data_version``), forever.
+        """Reload the index whenever another connection commits, forever.
 
         ``records import`` run against the database a live bot uses is seen within ``interval``
-        seconds, without a restart. Polling a pragma is one cheap read; nothing is reloaded when the
-        value has not moved.
+        seconds, without a restart: SQLite's ``PRAGMA data_version`` (or PostgreSQL's index token) is
+        polled, one cheap read, and nothing is reloaded when it has not moved. On PostgreSQL a
+        notification from the committing process wakes the watcher at once; the poll stays as the
+        fallback. A reload reads only what changed since the watermark.
         """
         seen = await self.db.data_version()
-        while True:
-            await asyncio.sleep(interval)
-            if not self.db.still_in_place():
-                # Writes would go on into the unlinked file and vanish with it: stop instead.
-                raise DatabaseMoved(f"{self.db.name}: the database file was deleted or replaced under the bot")
-            current = await self.db.data_version()
-            if current != seen:
-                seen = current
-                try:
-                    await self.reload()
-                except Exception:  # a failed reload must not stop the watcher; the next change retries
-                    log.exception("reloading records failed")
+        async with self.db.listen() as notified:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(notified.wait(), interval)
+                notified.clear()
+                seen = await self._reload_if_changed(seen)
+
+    async def _reload_if_changed(self, seen: int | str) -> int | str:
+        """Reload when the database's change counter moved from ``seen``; return the counter now."""
+        if not self.db.still_in_place():
+            # Writes would go on into the unlinked file and vanish with it: stop instead.
+            raise DatabaseMoved(f"{self.db.name}: the database file was deleted or replaced under the bot")
+        current = await self.db.data_version()
+        if current != seen:
+            try:
+                await self.reload()
+            except Exception:  # a failed reload must not stop the watcher; the next change retries
+                log.exception("reloading records failed")
+        return current
 
     async def update_index(self, *, removed: Iterable[str] = (), added: Iterable[IndexEntry] = ()) -> None:
         """Remove and add index entries, off the event loop, while no match reads the index."""

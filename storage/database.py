@@ -117,6 +117,14 @@ class Database(ABC):
         """Tell whether the database opened is still the one its name names (always, on a server)."""
         return True
 
+    @asynccontextmanager
+    async def listen(self) -> AsyncIterator[asyncio.Event]:
+        """Yield an event set when another connection commits, where the engine can say so at once.
+
+        SQLite cannot: its event is never set, and a watcher polls :meth:`data_version` instead.
+        """
+        yield asyncio.Event()
+
     @abstractmethod
     async def close(self) -> None:
         """Close every connection."""

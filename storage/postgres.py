@@ -145,23 +145,26 @@ class PostgresDatabase(Database):
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", IMPORT_LOCK)
 
-    async def changes(self) -> AsyncGenerator[None, None]:
-        """Yield each time another connection commits a change the index reads (LISTEN ``tracebot_index``)."""
-        queue: asyncio.Queue[None] = asyncio.Queue()
+    @asynccontextmanager
+    async def listen(self) -> AsyncIterator[asyncio.Event]:
+        """Set the event each time a commit changes what the index reads (LISTEN ``tracebot_index``).
+
+        The listener has a connection of its own, outside the pool, held for as long as the block runs.
+        """
+        event = asyncio.Event()
 
         def notified(*_: object) -> None:
-            queue.put_nowait(None)
+            event.set()
 
-        async with self._pool.acquire() as conn:
+        try:
+            conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_SECONDS)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+            raise StorageError(f"{self.name}: cannot open the listening connection: {exc}") from None
+        try:
             await conn.add_listener(CHANNEL, notified)
-            try:
-                while True:
-                    await queue.get()
-                    while not queue.empty():  # a burst of commits is one reload
-                        queue.get_nowait()
-                    yield
-            finally:
-                await conn.remove_listener(CHANNEL, notified)
+            yield event
+        finally:
+            await conn.close()
 
     async def close(self) -> None:
         """Close the pool's connections."""

@@ -10,7 +10,9 @@ second), and dropped after it.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 import uuid
@@ -89,6 +91,10 @@ async def fresh_database(*, migrated: bool = True) -> AsyncIterator[str]:
 def prepare_session() -> Path | None:
     """Start a cluster for this test session unless one is named; build the template; return the cluster's directory."""
     directory = None
+    # Indexes of server databases are saved in the user's cache: the tests' go to a throw-away one.
+    cache = tempfile.mkdtemp(prefix="tracebot-cache-")
+    atexit.register(shutil.rmtree, cache, ignore_errors=True)
+    os.environ["XDG_CACHE_HOME"] = cache
     if not os.environ.get(ENV):
         url, directory = start_cluster()
         os.environ[ENV] = url

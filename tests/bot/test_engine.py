@@ -17,6 +17,7 @@ from records.errors import DatabaseMoved
 from records.matching import IndexEntry, MatchIndex, persist
 from storage.database import Database, SqliteDatabase
 from storage.importer import import_paths
+from tests import pg
 from tests.conftest import SEED_IDS, SEEDS_JSONL, make_record
 
 NEW_ERROR = "ValueError: the quantum flux capacitor refused configuration zeta-nine"
@@ -56,6 +57,39 @@ async def test_watch_sees_an_import_from_another_process(db: SqliteDatabase, tmp
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
+
+
+async def test_on_postgresql_a_notification_wakes_the_watch_long_before_its_poll(tmp_path: Path) -> None:
+    # An hour between polls: an answer that changes within the test came from the NOTIFY of the
+    # other process's commit. The 60 s bound only stops a watch that never sees it.
+    async with pg.fresh_database() as url:
+        db = await Database.open(url)
+        try:
+            await import_paths(db, [SEEDS_JSONL])
+            engine = await Engine.load(db)
+            watcher = asyncio.create_task(engine.watch(interval=3600))
+            try:
+                await asyncio.sleep(0.5)  # the listener is in place
+                records = tmp_path / "new.jsonl"
+                new = make_record(id="flux1", errorMessage="the quantum flux capacitor refused configuration {name}")
+                records.write_text(json.dumps(new) + "\n")
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot", "records", "import", str(records), "--db", url,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                assert await proc.wait() == 0
+                for _ in range(600):
+                    if (await engine.answer(NEW_ERROR)).result.status == "matched":
+                        break
+                    await asyncio.sleep(0.1)
+                result = (await engine.answer(NEW_ERROR)).result
+                assert result.status == "matched" and result.matches[0].id == "flux1"
+            finally:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+        finally:
+            await db.close()
 
 
 async def test_reload_picks_up_changed_records(db: SqliteDatabase, tmp_path: Path) -> None:

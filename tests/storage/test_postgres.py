@@ -125,17 +125,27 @@ async def test_a_commit_in_another_process_is_announced(write_jsonl: Any) -> Non
         watcher, writer = await Database.open(url), await Database.open(url)
         try:
             assert isinstance(watcher, PostgresDatabase)
-            changes = watcher.changes()
-            waiting = asyncio.ensure_future(anext(changes))
-            await asyncio.sleep(0.2)  # the listener is in place
-            before = await watcher.data_version()
-            await import_paths(writer, [write_jsonl([make_record(id="new")])])
-            await asyncio.wait_for(waiting, 10)
-            assert await watcher.data_version() != before
-            await changes.aclose()
+            async with watcher.listen() as notified:
+                before = await watcher.data_version()
+                await import_paths(writer, [write_jsonl([make_record(id="new")])])
+                await asyncio.wait_for(notified.wait(), 30)  # a hang guard, not a speed claim
+                assert await watcher.data_version() != before
         finally:
             await watcher.close()
             await writer.close()
+
+
+async def test_an_unreachable_listener_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    async with pg.fresh_database() as url:
+        db = await Database.open(url)
+        try:
+            assert isinstance(db, PostgresDatabase)
+            monkeypatch.setattr(db, "url", f"postgresql://tracebot@127.0.0.1:{_free_port()}/x")
+            with pytest.raises(StorageError, match="cannot open the listening connection"):
+                async with db.listen():
+                    pass
+        finally:
+            await db.close()
 
 
 def test_a_password_never_shows_in_messages() -> None:
