@@ -62,13 +62,13 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--db PATH`` to a command."""
     parser.add_argument(
         "--db",
-        type=_database_file,
+        type=database_argument,
         metavar="PATH",
         help="database file or postgresql:// URL (default: $TRACEBOT_DB or ./data/tracebot.db)",
     )
 
 
-def _database_file(value: str) -> Path | str:
+def database_argument(value: str) -> Path | str:
     """Read ``--db``: argparse reports the ValueError's text as the option's error."""
     from bot.settings import database_file  # noqa: PLC0415  # settings import pydantic: only when a --db is given
 

@@ -1,4 +1,4 @@
-"""Operations: ``tracebot db migrate|backup|check`` and ``tracebot config check``."""
+"""Operations: ``tracebot db migrate|backup|check|copy`` and ``tracebot config check``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import BaseModel, SecretStr
 
-from bot.cli._common import add_db_option, db_path, open_database, print_json
+from bot.cli._common import add_db_option, database_argument, db_path, open_database, print_json
 from bot.settings import Settings
 from records.errors import CliError
 from storage import migrations
+from storage.copy import copy_database
 from storage.database import Database
 from storage.maintenance import backup, integrity_problems
 
@@ -27,6 +28,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     copy.set_defaults(handler=backup_command)
     check = sub.add_parser("check", help="run PRAGMA integrity_check on the database file")
     check.set_defaults(handler=check_command)
+    move = sub.add_parser(
+        "copy", help="copy a whole database into a new one (SQLite file or postgresql:// URL, either way)"
+    )
+    move.add_argument("source", type=database_argument, metavar="SRC", help="database to copy from (only read)")
+    move.add_argument("target", type=database_argument, metavar="DST", help="new, empty database to copy into")
+    move.set_defaults(handler=copy_command)
     for parser in (migrate, copy, check):
         add_db_option(parser)
 
@@ -59,6 +66,27 @@ async def backup_command(args: argparse.Namespace, settings: Settings) -> int:
     if problems:
         raise CliError(f"{args.path}: backup failed its integrity check: {problems[0]}")
     print(f"backup written to {args.path} (integrity_check: ok)")
+    return 0
+
+
+async def copy_command(args: argparse.Namespace, settings: Settings) -> int:
+    """Copy every table from SRC into the empty DST in one transaction, checked before it commits."""
+    if isinstance(args.source, Path) and not args.source.exists():
+        raise CliError(f"{args.source}: no such database file")
+    source = await Database.open(args.source, migrate=False)
+    try:
+        if await source.schema_version() < migrations.latest_version():
+            raise CliError(f"{source.name}: schema is behind: run `tracebot db migrate --db {source.name}` first")
+        target = await Database.open(args.target, write_wait=settings.write_wait)
+        try:
+            copied = await copy_database(source, target)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+    rows = sum(copied.values())
+    records = copied["records_all"]
+    print(f"copied {rows} rows ({records} records) from {source.name} to {target.name}: counts and export match")
     return 0
 
 
