@@ -93,12 +93,14 @@ class TracebotBot(commands.Bot):
         *,
         intents: discord.Intents | None = None,
         extensions: Sequence[str] = EXTENSIONS,
+        **options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents or default_intents(),
             allowed_mentions=NO_MENTIONS,
             help_command=None,
+            **options,
         )
         self.services = services
         self.feature_modules = tuple(extensions)
@@ -185,3 +187,20 @@ class TracebotBot(commands.Bot):
                 except Exception:  # a failed beat must not stop the next one; health will notice
                     log.exception("heartbeat write failed")
             await asyncio.sleep(interval)
+
+
+class ShardedTracebotBot(TracebotBot, commands.AutoShardedBot):
+    """tracebot running the shards ``shard_ids`` of ``shard_count`` in one process (discord.py's shard manager).
+
+    Processes with different shard ids share one PostgreSQL database: Discord sends each server's
+    events to one shard only, and replies, votes and triage live in the database they share.
+    """
+
+
+def make_bot(services: Services, *, intents: discord.Intents | None = None) -> TracebotBot:
+    """Return the bot the settings ask for: sharded when a shard count is set, else one connection."""
+    settings = services.settings
+    if settings.shard_count is None:
+        return TracebotBot(services, intents=intents)
+    shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedTracebotBot(services, intents=intents, shard_count=settings.shard_count, shard_ids=shard_ids)

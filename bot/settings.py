@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from records.limits import MAX_INPUT_CHARS, TriageLimits
@@ -43,6 +44,22 @@ def database_file(value: str) -> Path | str:
             f"{scheme}:// URLs are not supported: give the path of an SQLite database file or a postgresql:// URL"
         )
     return Path(value)
+
+
+def shard_plan(count: int | None, ids: Sequence[int] | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """Check a shard count and the ids one process runs; raise ValueError naming what does not fit."""
+    if ids is None:
+        return count, None
+    if count is None:
+        raise ValueError("shard ids need the number of shards: set TRACEBOT_SHARD_COUNT (or --shards)")
+    if not ids:
+        raise ValueError("shard ids: give at least one shard id")
+    wrong = [i for i in ids if not 0 <= i < count]
+    if wrong:
+        raise ValueError(f"shard ids {wrong} are not shards of {count} (0 to {count - 1})")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"shard ids {list(ids)} name a shard twice")
+    return count, tuple(ids)
 
 
 class TriageSettings(BaseModel):
@@ -92,6 +109,12 @@ class Settings(BaseSettings):
     log_format: Literal["plain", "json"] = "plain"
     max_file_bytes: int = Field(default=128 * 1024 * 1024, gt=0, description="largest record file read")
     write_wait: float = Field(default=30.0, gt=0, description="seconds a write waits for another process's lock")
+    # Sharding (several processes on one PostgreSQL database): how many shards in all, and which of
+    # them this process runs; unset, one process runs every shard Discord recommends (or none at all).
+    shard_count: int | None = Field(default=None, ge=1, description="shards in all (unset = not sharded)")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None, description="shards this process runs, comma-separated (unset = all)"
+    )
 
     # Flood control: how often the bot may answer one person, one channel, and everyone together.
     user_cooldown: float = Field(default=10.0, ge=0, description="seconds between answers to one user")
@@ -137,6 +160,18 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(host.strip().lower() for host in value.split(",") if host.strip())
         return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shards(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        shard_plan(self.shard_count, self.shard_ids)
+        return self
 
     @field_validator("owner_ids", mode="before")
     @classmethod

@@ -16,12 +16,12 @@ import discord
 
 from bot.cli._common import db_path, open_database
 from bot.cli._instance import only_instance
-from bot.client import Services, TracebotBot, point_discord_at
+from bot.client import Services, TracebotBot, make_bot, point_discord_at
 from bot.console import run_console
 from bot.engine import Engine
 from bot.metrics import Metrics
 from bot.pastes import PasteFetcher
-from bot.settings import Settings
+from bot.settings import Settings, shard_plan
 from bot.triage_service import TriageService
 from records.errors import CliError
 from records.matching import Matcher, MatchIndex
@@ -39,9 +39,21 @@ NO_INTENT = (
 async def run_command(args: argparse.Namespace, settings: Settings) -> int:
     """Connect to Discord and answer pastes until SIGTERM or Ctrl-C."""
     token = _token(settings)
+    settings = _with_shards(args, settings)
     point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
     with only_instance(db_path(args, settings)):
         return await _run(args, settings, token)
+
+
+def _with_shards(args: argparse.Namespace, settings: Settings) -> Settings:
+    """Return the settings with ``--shards`` and ``--shard-ids`` in place of the environment's, checked."""
+    count = getattr(args, "shards", None) or settings.shard_count
+    ids = getattr(args, "shard_ids", None) or settings.shard_ids
+    try:
+        count, ids = shard_plan(count, ids)
+    except ValueError as exc:
+        raise CliError(f"run: {exc}") from None
+    return settings.model_copy(update={"shard_count": count, "shard_ids": ids})
 
 
 async def _run(args: argparse.Namespace, settings: Settings, token: str) -> int:
@@ -53,7 +65,7 @@ async def _run(args: argparse.Namespace, settings: Settings, token: str) -> int:
             session, hosts=settings.paste_hosts, max_bytes=settings.max_paste_bytes, timeout=settings.paste_timeout
         )
         services = Services.build(settings, db, engine, pastes, metrics)
-        bot = TracebotBot(services)
+        bot = make_bot(services)
         await _serve(bot, token)
     if bot.fatal is not None:
         raise CliError(bot.fatal)

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``run``, ``sync-commands``, ``console`` and ``health`` commands."""
     run = commands.add_parser("run", help="run the Discord bot (token from DISCORD_TOKEN or .env)")
+    run.add_argument("--shards", type=_positive, metavar="N", help="shards in all (default: $TRACEBOT_SHARD_COUNT)")
+    run.add_argument(
+        "--shard-ids", type=_shard_ids, metavar="A,B", help="the shards this process runs (default: all of them)"
+    )
     run.set_defaults(handler=lazy("bot.cli.discord_cmd:run_command"))
     sync = commands.add_parser("sync-commands", help="publish the slash commands globally (or to one guild)")
     sync.add_argument("--guild", type=int, metavar="ID", help="sync to this guild only (appears at once)")
@@ -42,6 +46,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     health.set_defaults(handler=health_command)
     for parser in (run, sync, console, health):
         add_db_option(parser)
+
+
+def _positive(value: str) -> int:
+    """Read ``--shards``: a whole number of at least 1."""
+    if not value.strip().isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of shards (a whole number, 1 or more)")
+    return int(value)
+
+
+def _shard_ids(value: str) -> tuple[int, ...]:
+    """Read ``--shard-ids``: shard numbers separated by commas."""
+    parts = [part.strip() for part in value.split(",")]
+    if not parts or not all(part.isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a list of shard ids (such as 0,1)")
+    return tuple(int(part) for part in parts)
 
 
 async def health_command(args: argparse.Namespace, settings: Settings) -> int:

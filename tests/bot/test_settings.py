@@ -60,3 +60,29 @@ def test_a_postgresql_url_is_kept_as_text(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("path", ["data/tracebot.db", "/srv/tracebot.db", "C:/data/tracebot.db", "a:b.db"])
 def test_a_database_path_is_taken_as_given(path: str) -> None:
     assert database_file(path) == Path(path)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"TRACEBOT_SHARD_IDS": "0,1"}, "shard ids need the number of shards"),
+        ({"TRACEBOT_SHARD_COUNT": "2", "TRACEBOT_SHARD_IDS": "1,2"}, r"shard ids \[2\] are not shards of 2 \(0 to 1\)"),
+        ({"TRACEBOT_SHARD_COUNT": "4", "TRACEBOT_SHARD_IDS": "1,1"}, r"name a shard twice"),
+        ({"TRACEBOT_SHARD_COUNT": "0"}, "shard_count"),
+        ({"TRACEBOT_SHARD_COUNT": "4", "TRACEBOT_SHARD_IDS": "one"}, "shard_ids"),
+    ],
+)
+def test_shard_settings_that_do_not_fit_are_refused_by_name(
+    env: dict[str, str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=message):
+        Settings(_env_file=None)
+
+
+def test_shard_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACEBOT_SHARD_COUNT", "4")
+    monkeypatch.setenv("TRACEBOT_SHARD_IDS", "2, 3")
+    settings = Settings(_env_file=None)
+    assert (settings.shard_count, settings.shard_ids) == (4, (2, 3))

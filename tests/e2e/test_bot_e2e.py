@@ -55,7 +55,7 @@ class BotProcess:
     """``tracebot run`` in a child process, configured to talk to ``fake``."""
 
     fake: FakeDiscord
-    db_path: Path
+    db_path: Path | str  # an SQLite file, or a postgresql:// URL
     workdir: Path
     settings: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None

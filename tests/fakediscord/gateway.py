@@ -93,6 +93,14 @@ class Session:
             if self.conn is not None:
                 await self.conn.send(payload)
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Tell whether this session's shard carries a guild's events (Discord's rule; DMs go to shard 0)."""
+        shard = self.identify.get("shard")
+        if not shard:
+            return True
+        shard_id, count = int(shard[0]), int(shard[1])
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
+
     async def attach(self, conn: Connection, after_seq: int) -> None:
         """Move the session onto ``conn``: replay what came after ``after_seq``, then RESUMED."""
         async with self.lock:
@@ -218,11 +226,20 @@ class Gateway:
             raise CloseGateway(4013, "Invalid intent(s)")
         if intents & PRIVILEGED & ~self.fake.allowed_privileged_intents:
             raise CloseGateway(4014, "Disallowed intent(s)")
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            raise CloseGateway(4010, "Invalid shard")
         session = Session(secrets.token_hex(16), intents, data, conn=conn)
         self.sessions[session.session_id] = session
         conn.session = session
-        await session.dispatch("READY", self.fake.ready_payload(session.session_id, data.get("shard")))
-        for guild_id in self.fake.world.guilds:
+        guilds = [guild_id for guild_id in self.fake.world.guilds if session.owns(guild_id)]
+        await session.dispatch("READY", self.fake.ready_payload(session.session_id, shard, guilds))
+        for guild_id in guilds:
             await session.dispatch("GUILD_CREATE", self.fake.world.guild_create(guild_id))
 
     async def _resume(self, conn: Connection, data: Payload) -> None:
@@ -251,7 +268,10 @@ class Gateway:
         """Queue an event on every live session allowed to see it; return how many sockets got it now."""
         delivered = 0
         bot_id = self.fake.bot_user["id"]
+        guild = data.get("guild_id")
         for session in list(self.sessions.values()):
+            if not session.owns(int(guild) if guild else None):
+                continue
             shaped = shape_for(event, data, session.intents, bot_id)
             if shaped is not None:
                 delivered += session.conn is not None

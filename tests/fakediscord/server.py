@@ -154,12 +154,14 @@ class FakeDiscord(EventsMixin):
         """Return the Maintainer role's id."""
         return self.cast.maintainer_role_id
 
-    def ready_payload(self, session_id: str, shard: list[int] | None = None) -> Payload:
-        """Build the READY event for a new session (echoing ``shard`` when the client sent one)."""
+    def ready_payload(
+        self, session_id: str, shard: list[int] | None = None, guilds: list[int] | None = None
+    ) -> Payload:
+        """Build the READY event for a new session (echoing ``shard``; ``guilds``: the shard's, else all)."""
         ready = {
             "v": 10,
             "user": self.bot_user | {"verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in self.world.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in (self.world.guilds if guilds is None else guilds)],
             "session_id": session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,

@@ -45,9 +45,9 @@ class World:
         self.users[int(user["id"])] = user
         return user
 
-    def add_guild(self, name: str, owner: Payload) -> int:
-        """Create a guild with an @everyone role and return its id."""
-        guild_id = self.ids.next()
+    def add_guild(self, name: str, owner: Payload, *, guild_id: int | None = None) -> int:
+        """Create a guild with an @everyone role and return its id (``guild_id``: chosen, as a shard test does)."""
+        guild_id = guild_id if guild_id is not None else self.ids.next()
         self.guilds[guild_id] = {"id": str(guild_id), "name": name, "owner_id": owner["id"]}
         self.roles[guild_id] = [p.role_payload(guild_id, "@everyone", permissions=p.EVERYONE_PERMISSIONS)]
         self.members[guild_id] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.cli.discord_cmd import REJECTED, run_command, sync_command
-from bot.client import point_discord_at
+from bot.client import Services, ShardedTracebotBot, TracebotBot, make_bot, point_discord_at
 from records.errors import CliError
 from storage.database import Database
 from storage.importer import import_paths
@@ -42,6 +43,49 @@ def test_run_without_a_token_is_one_line_and_status_1(tmp_path: Path, capsys: py
     assert main(["run", "--db", str(tmp_path / "t.db")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("tracebot: error: DISCORD_TOKEN is not set")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--shard-ids", "0,1"], "run: shard ids need the number of shards"),
+        (["--shards", "2", "--shard-ids", "0,5"], r"run: shard ids \[5\] are not shards of 2"),
+    ],
+)
+def test_shard_options_that_do_not_fit_are_one_line(
+    options: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x" * 59)
+    assert main(["run", "--db", str(tmp_path / "t.db"), *options]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert re.search(message, err), err
+    assert not (tmp_path / "t.db").exists()  # refused before anything was opened
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [(["--shards", "0"], "not a number of shards"), (["--shard-ids", "a"], "not a list of shard ids")],
+)
+def test_shard_options_that_are_not_numbers_are_usage_errors(
+    options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--db", str(tmp_path / "t.db"), *options])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_sharded_bot_runs_the_shards_it_is_given() -> None:
+    settings = settings_for_tests(Path("unused.db")).model_copy(update={"shard_count": 4, "shard_ids": (2, 3)})
+    services = Services(settings, *([None] * 6))  # type: ignore[arg-type]  # only the settings are read
+    bot = make_bot(services)
+    assert isinstance(bot, ShardedTracebotBot) and (bot.shard_count, bot.shard_ids) == (4, [2, 3])
+    plain = make_bot(Services(settings_for_tests(Path("unused.db")), *([None] * 6)))  # type: ignore[arg-type]
+    assert type(plain) is TracebotBot
 
 
 async def test_run_with_a_rejected_token_fails_cleanly(tmp_path: Path, fake: FakeDiscord) -> None:

@@ -1,0 +1,100 @@
+"""Two bot processes, two shards each, on one PostgreSQL database, through the local Discord server.
+
+Discord sends each server's events to one shard (``(guild_id >> 22) % shards``; the local server
+does the same): every paste is answered exactly once, by the process that runs its server's shard,
+and an unexplained error seen in servers of both processes is one triage group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from pathlib import Path
+
+import pytest
+
+from storage.database import Database
+from storage.importer import import_paths
+from storage.triage import TriageRepository
+from tests import pg
+from tests.bot.simbot import CACHE, UNMATCHED
+from tests.conftest import SEEDS_JSONL
+from tests.e2e.test_bot_e2e import BotProcess
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord import payloads as p
+
+pytestmark = [pytest.mark.e2e]
+SHARDS = 4
+SERVERS = 8
+PASTES = 48
+
+
+def add_servers(fake: FakeDiscord) -> list[int]:
+    """Add ``SERVERS`` servers (two on each shard), each with the bot, a member and a help channel."""
+    world, cast = fake.world, fake.cast
+    base = (world.ids.next() >> 22) // SHARDS * SHARDS
+    channels = []
+    for n in range(SERVERS):
+        guild_id = world.add_guild(f"Server {n}", cast.owner, guild_id=(base + n) << 22)
+        role = world.add_role(guild_id, "tracebot", permissions=p.ADMINISTRATOR)
+        world.add_member(guild_id, cast.bot, [role])
+        world.add_member(guild_id, cast.member)
+        channels.append(int(world.add_channel(guild_id, "help")["id"]))
+    return channels
+
+
+def shard_of(fake: FakeDiscord, channel_id: int) -> int:
+    """Return the shard Discord sends a channel's messages to."""
+    guild_id = fake.world.guild_id_of(channel_id)
+    assert guild_id is not None
+    return (guild_id >> 22) % SHARDS
+
+
+def replies_per_paste(fake: FakeDiscord) -> collections.Counter[str]:
+    """Count the bot's replies to each message."""
+    counts: collections.Counter[str] = collections.Counter()
+    for message in fake.sent_messages():
+        reference = message.get("message_reference") or {}
+        if "message_id" in reference:
+            counts[str(reference["message_id"])] += 1
+    return counts
+
+
+async def test_two_processes_answer_their_own_shards_once_each_and_share_triage(tmp_path: Path) -> None:
+    async with pg.fresh_database() as url, FakeDiscord() as fake:
+        db = await Database.open(url)
+        try:
+            await import_paths(db, [SEEDS_JSONL])
+            channels = add_servers(fake)
+            assert {shard_of(fake, c) for c in channels} == set(range(SHARDS))
+            bots = []
+            for name, ids in (("a", "0,1"), ("b", "2,3")):
+                (tmp_path / name).mkdir()
+                shards = {"TRACEBOT_DB": url, "TRACEBOT_SHARD_COUNT": str(SHARDS), "TRACEBOT_SHARD_IDS": ids}
+                bots.append(BotProcess(fake, url, tmp_path / name, settings=shards))
+            try:
+                await asyncio.gather(*(bot.start() for bot in bots))
+                await fake.recorder.wait_until(lambda: fake.gateway.ready_count() >= SHARDS or None, 120, "4 shards")
+                sent = []
+                for n in range(PASTES):
+                    text = UNMATCHED if n % 4 == 3 else CACHE
+                    channel = channels[n % SERVERS]
+                    sent.append((await fake.create_message(channel, fake.member_user, text), text))
+                answerable = {m["id"] for m, t in sent if t != UNMATCHED}
+                for _ in range(600):  # a bound against a bot that never answers, not a speed figure
+                    if answerable <= set(replies_per_paste(fake)):
+                        break
+                    await asyncio.sleep(0.1)
+                await asyncio.sleep(1)  # a second answer to any paste would arrive by now
+            finally:
+                statuses = [await bot.stop() for bot in bots]
+            assert statuses == [0, 0], [bot.log_tail() for bot in bots]
+            replies = replies_per_paste(fake)
+            assert {m: replies[m] for m in answerable} == dict.fromkeys(answerable, 1)
+            groups = await TriageRepository(db).groups()
+            assert [g.count for g in groups] == [PASTES // 4]  # one group, from servers of both processes
+            for bot in bots:
+                log = bot.log_tail(2000).lower()
+                assert "deadlock" not in log and "serializ" not in log and "traceback" not in log, bot.log_tail()
+        finally:
+            await db.close()
