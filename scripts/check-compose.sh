@@ -20,7 +20,9 @@ if [ ! -f .env ]; then
 	sed 's/^env_file: \.env$/env_file: .env.compose-check/; s/    env_file: \.env$/    env_file: .env.compose-check/' docker-compose.yml > docker-compose.check.yml
 	trap 'rm -f .env.compose-check docker-compose.check.yml' EXIT
 	docker-compose -f docker-compose.check.yml config -q
+	docker-compose -f docker-compose.check.yml --profile postgres config -q
 else
 	docker-compose -f docker-compose.yml config -q
+	docker-compose -f docker-compose.yml --profile postgres config -q
 fi
 echo "docker-compose.yml: valid"
