@@ -54,6 +54,9 @@ class Database(ABC):
     name: str
     # The SQLite file (None on PostgreSQL): import lock files and backups sit beside it.
     path: Path | None
+    # Whether several bot processes may use this database at once (then what must be global, such as
+    # the answer budget, is kept in it): a server, yes; an SQLite file has one bot (the run lock).
+    shared: bool = False
 
     @overload
     @classmethod

@@ -45,6 +45,7 @@ class PostgresDatabase(Database):
 
     dialect = POSTGRESQL
     path = None
+    shared = True
 
     def __init__(self, url: str, pool: asyncpg.Pool[Any], *, write_wait: float = WRITE_WAIT_SECONDS) -> None:
         self.url = url

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,34 @@ def replies_per_paste(fake: FakeDiscord) -> collections.Counter[str]:
     return counts
 
 
+@contextlib.asynccontextmanager
+async def two_sharded_bots(
+    fake: FakeDiscord, url: str, workdir: Path, extra: dict[str, str] | None = None
+) -> AsyncIterator[list[BotProcess]]:
+    """Run two bot processes on ``url``, shards 0,1 and 2,3 of 4; stop them (and check they exited 0) after."""
+    bots = []
+    for name, ids in (("a", "0,1"), ("b", "2,3")):
+        (workdir / name).mkdir()
+        shards = {"TRACEBOT_DB": url, "TRACEBOT_SHARD_COUNT": str(SHARDS), "TRACEBOT_SHARD_IDS": ids}
+        bots.append(BotProcess(fake, url, workdir / name, settings=shards | (extra or {})))
+    try:
+        await asyncio.gather(*(bot.start() for bot in bots))
+        await fake.recorder.wait_until(lambda: fake.gateway.ready_count() >= SHARDS or None, 120, "4 shards")
+        yield bots
+    finally:
+        statuses = [await bot.stop() for bot in bots]
+    assert statuses == [0, 0], [bot.log_tail() for bot in bots]
+
+
+async def wait_for_replies(fake: FakeDiscord, wanted: Callable[[collections.Counter[str]], bool]) -> None:
+    """Wait until the replies satisfy ``wanted`` (a bound against a bot that never answers, not a speed figure)."""
+    for _ in range(600):
+        if wanted(replies_per_paste(fake)):
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1)  # a reply too many would arrive by now
+
+
 async def test_two_processes_answer_their_own_shards_once_each_and_share_triage(tmp_path: Path) -> None:
     async with pg.fresh_database() as url, FakeDiscord() as fake:
         db = await Database.open(url)
@@ -67,28 +97,13 @@ async def test_two_processes_answer_their_own_shards_once_each_and_share_triage(
             await import_paths(db, [SEEDS_JSONL])
             channels = add_servers(fake)
             assert {shard_of(fake, c) for c in channels} == set(range(SHARDS))
-            bots = []
-            for name, ids in (("a", "0,1"), ("b", "2,3")):
-                (tmp_path / name).mkdir()
-                shards = {"TRACEBOT_DB": url, "TRACEBOT_SHARD_COUNT": str(SHARDS), "TRACEBOT_SHARD_IDS": ids}
-                bots.append(BotProcess(fake, url, tmp_path / name, settings=shards))
-            try:
-                await asyncio.gather(*(bot.start() for bot in bots))
-                await fake.recorder.wait_until(lambda: fake.gateway.ready_count() >= SHARDS or None, 120, "4 shards")
+            async with two_sharded_bots(fake, url, tmp_path) as bots:
                 sent = []
                 for n in range(PASTES):
                     text = UNMATCHED if n % 4 == 3 else CACHE
-                    channel = channels[n % SERVERS]
-                    sent.append((await fake.create_message(channel, fake.member_user, text), text))
+                    sent.append((await fake.create_message(channels[n % SERVERS], fake.member_user, text), text))
                 answerable = {m["id"] for m, t in sent if t != UNMATCHED}
-                for _ in range(600):  # a bound against a bot that never answers, not a speed figure
-                    if answerable <= set(replies_per_paste(fake)):
-                        break
-                    await asyncio.sleep(0.1)
-                await asyncio.sleep(1)  # a second answer to any paste would arrive by now
-            finally:
-                statuses = [await bot.stop() for bot in bots]
-            assert statuses == [0, 0], [bot.log_tail() for bot in bots]
+                await wait_for_replies(fake, lambda replies: answerable <= set(replies))
             replies = replies_per_paste(fake)
             assert {m: replies[m] for m in answerable} == dict.fromkeys(answerable, 1)
             groups = await TriageRepository(db).groups()
@@ -96,5 +111,23 @@ async def test_two_processes_answer_their_own_shards_once_each_and_share_triage(
             for bot in bots:
                 log = bot.log_tail(2000).lower()
                 assert "deadlock" not in log and "serializ" not in log and "traceback" not in log, bot.log_tail()
+        finally:
+            await db.close()
+
+
+async def test_the_global_budget_is_one_budget_for_both_processes(tmp_path: Path) -> None:
+    budget = 6
+    async with pg.fresh_database() as url, FakeDiscord() as fake:
+        db = await Database.open(url)
+        try:
+            await import_paths(db, [SEEDS_JSONL])
+            channels = add_servers(fake)
+            limits = {"TRACEBOT_GLOBAL_BUDGET": str(budget), "TRACEBOT_GLOBAL_WINDOW": "3600"}
+            async with two_sharded_bots(fake, url, tmp_path, limits):
+                for n in range(4 * budget):  # every server, both processes, four times the budget
+                    await fake.create_message(channels[n % SERVERS], fake.member_user, CACHE)
+                await wait_for_replies(fake, lambda replies: sum(replies.values()) >= budget)
+                # Each process alone would have sent `budget`; together they send it once. The rest wait.
+                assert sum(replies_per_paste(fake).values()) == budget
         finally:
             await db.close()

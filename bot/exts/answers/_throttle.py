@@ -11,6 +11,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from storage.budget import BudgetRepository
+
 PRUNE_AT = 10_000  # entries per map before old ones are dropped
 
 
@@ -73,3 +75,26 @@ class Throttle:
             if len(stamps) > PRUNE_AT:
                 for key in [k for k, t in stamps.items() if now - t >= cooldown]:
                     del stamps[key]
+
+
+class SharedBudget:
+    """The global answer budget kept in a database several bot processes share (``Database.shared``).
+
+    Per-user and per-channel cooldowns stay in each process (a channel's messages reach one shard);
+    the budget is counted in the database, so all processes together send at most ``budget`` answers
+    in any ``window`` seconds.
+    """
+
+    def __init__(
+        self, repo: BudgetRepository, *, budget: int, window: float, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.repo, self.budget, self.window = repo, budget, window
+        self._clock = clock
+
+    async def take(self) -> bool:
+        """Count one answer if the budget has room now; return whether it had."""
+        return await self.repo.take(self.budget, self.window, self._clock())
+
+    async def ready_in(self) -> float:
+        """Return the seconds until the budget has room (0 if now)."""
+        return await self.repo.ready_in(self.budget, self.window, self._clock())

@@ -33,8 +33,9 @@ from bot.exts.answers._lifecycle import KeyedLocks, ReplyKeeper
 from bot.exts.answers._message import facts_of, paste_event, read_paste
 from bot.exts.answers._policy import skip_reason
 from bot.exts.answers._reading import SeenIds, missing_part
-from bot.exts.answers._throttle import Throttle
+from bot.exts.answers._throttle import SharedBudget, Throttle
 from bot.views import ReplyContent, answer_reply
+from storage.budget import BudgetRepository
 from storage.guilds import GuildConfig, ReplyStyle
 from storage.replies import ReplyLink
 
@@ -55,10 +56,17 @@ class Answers(commands.Cog):
         self.bot = bot
         self.services = services
         settings = services.settings
+        # A database several processes share keeps the global budget; the cooldowns stay here.
+        shared = services.db.shared and settings.global_budget > 0
+        self.shared_budget = (
+            SharedBudget(BudgetRepository(services.db), budget=settings.global_budget, window=settings.global_window)
+            if shared
+            else None
+        )
         self.throttle = throttle or Throttle(
             user_cooldown=settings.user_cooldown,
             channel_cooldown=settings.channel_cooldown,
-            budget=settings.global_budget,
+            budget=0 if shared else settings.global_budget,
             window=settings.global_window,
         )
         self.locks = KeyedLocks()
@@ -185,12 +193,22 @@ class Answers(commands.Cog):
             await self._ask_for_missing(message, answer)
             return
         style = config.reply_style if config is not None else "reply"
-        if not self.throttle.take(message.author.id, message.channel.id):
+        if not await self._admit(message.author.id, message.channel.id):
             cause = answer.result.best.id if answer.result.best is not None else ""
             fullness = (_ANSWER_RANK.get(answer.result.status, 0), len(text))
             self._defer(message, (message, content, style), cause, fullness)
             return
         await self._post(message, content, style)
+
+    async def _admit(self, user_id: int, channel_id: int) -> bool:
+        """Count one answer to this user in this channel if the cooldowns and the budget allow it now."""
+        if self.shared_budget is None:
+            return self.throttle.take(user_id, channel_id)
+        if self.throttle.blocked(user_id, channel_id) is not None or not await self.shared_budget.take():
+            return False
+        # Another paste may have taken the cooldown while the budget was asked: then the token taken
+        # is not used, which errs on the side of fewer answers, never more.
+        return self.throttle.take(user_id, channel_id)
 
     async def _ask_for_missing(self, message: discord.Message, answer: Answer) -> None:
         """Ask, once per paste and privately when Discord lets us, for the line a cut-off traceback lacks."""
@@ -237,7 +255,7 @@ class Answers(commands.Cog):
         posted = 0
         for key in self.deferred.waiting_keys():
             author, channel, _ = key
-            if self.throttle.ready_in(author, channel) > 0 or not self.throttle.take(author, channel):
+            if self.throttle.ready_in(author, channel) > 0 or not await self._admit(author, channel):
                 continue
             waiting = self.deferred.take(key)
             if waiting is None:
