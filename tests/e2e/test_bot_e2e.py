@@ -8,10 +8,10 @@ exit 0 after closing its gateway.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -22,6 +22,9 @@ from typing import IO, Any
 import pytest
 import pytest_asyncio
 
+from storage.database import Database
+from storage.importer import import_paths
+from tests import pg
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
 from tests.conftest import ROOT, SEED_IDS, SEEDS_JSONL, database_file, make_record
 from tests.fakediscord import FakeDiscord, FakeInteraction
@@ -173,19 +176,44 @@ def footer(message: Payload) -> str:
     return str(message["embeds"][0]["footer"]["text"])
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
-    """Start a fake Discord with extra people and channels, and ``tracebot run`` against it."""
+@contextlib.asynccontextmanager
+async def seeded_target(backend: str, workdir: Path) -> AsyncIterator[Path | str]:
+    """Yield a database holding the seed records: an SQLite file, or a PostgreSQL database (dropped after)."""
+    if backend == "sqlite":
+        seed_database(workdir / "tracebot.db")
+        yield workdir / "tracebot.db"
+        return
+    async with pg.fresh_database() as url:
+        db = await Database.open(url)
+        try:
+            await import_paths(db, [SEEDS_JSONL])
+        finally:
+            await db.close()
+        yield url
+
+
+async def scalar(target: Path | str, sql: str) -> Any:
+    """Return the first column of the first row of ``sql`` on the database at ``target`` (None if no row)."""
+    db = await Database.open(target)
+    try:
+        row = await db.fetch_one(sql)
+        return row[0] if row is not None else None
+    finally:
+        await db.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module", params=["sqlite", "postgresql"])
+async def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    """Start a fake Discord with extra people and channels, and ``tracebot run`` against it (each backend)."""
     workdir = tmp_path_factory.mktemp("e2e")
-    seed_database(workdir / "tracebot.db")
-    async with FakeDiscord() as fake:
+    async with seeded_target(request.param, workdir) as target, FakeDiscord() as fake:
         users = [fake.member_user] + [fake.world.add_user(f"user{i}") for i in range(4)]
         for user in users[1:]:
             fake.world.add_member(fake.guild_id, user)
         channels = [fake.text_channel_id] + [
             int(fake.world.add_channel(fake.guild_id, f"help-{i}")["id"]) for i in range(2)
         ]
-        bot = BotProcess(fake, workdir / "tracebot.db", workdir)
+        bot = BotProcess(fake, target, workdir)
         await bot.start()
         try:
             yield World(fake, bot, users, channels)
@@ -296,8 +324,7 @@ async def test_a_non_maintainer_is_refused_tracebot_config(world: World) -> None
     refused = await fake.send_slash_command("tracebot", options, user=fake.member_user)
     answer = await fake.wait_for_interaction_response(refused, kind="followup")
     assert answer.message is not None and "Only maintainers" in answer.message["content"]
-    with sqlite3.connect(world.bot.db_path) as conn:
-        assert conn.execute("SELECT count(*) FROM channel_settings").fetchone() == (0,)
+    assert await scalar(world.bot.db_path, "SELECT count(*) FROM channel_settings") == 0
     await world.barrier()
 
 
@@ -314,9 +341,8 @@ async def test_a_429_is_waited_out_and_the_reply_still_arrives(world: World) -> 
 async def test_health_sees_the_database_and_a_recent_heartbeat(world: World) -> None:
     env = world.bot.environment()
     for _ in range(100):  # the first heartbeat follows READY by up to the guild-ready delay (2 s)
-        with sqlite3.connect(world.bot.db_path) as conn:
-            if conn.execute("SELECT 1 FROM bot_status WHERE key = 'heartbeat'").fetchone():
-                break
+        if await scalar(world.bot.db_path, "SELECT 1 FROM bot_status WHERE key = 'heartbeat'"):
+            break
         await asyncio.sleep(0.1)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "health", cwd=world.bot.workdir, env=env,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -16,14 +15,14 @@ import pytest
 
 from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
 from tests.conftest import ROOT, make_record
-from tests.e2e.test_bot_e2e import BotProcess, clean_environment, seed_database
+from tests.e2e.test_bot_e2e import BotProcess, clean_environment, scalar, seeded_target
 from tests.fakediscord import FakeDiscord
 
 pytestmark = [pytest.mark.e2e]
 PASTES = 30
 
 
-async def _cli(*args: str, db: Path) -> tuple[int, str]:
+async def _cli(*args: str, db: Path | str) -> tuple[int, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, "--db", str(db), cwd=ROOT, env=clean_environment(),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -42,9 +41,13 @@ def _replied(fake: FakeDiscord) -> set[str]:
     return found
 
 
-async def test_pastes_imports_and_commands_share_one_database(tmp_path: Path) -> None:
-    db = tmp_path / "tracebot.db"
-    seed_database(db)
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_pastes_imports_and_commands_share_one_database(backend: str, tmp_path: Path) -> None:
+    async with seeded_target(backend, tmp_path) as db:
+        await _share_one_database(db, tmp_path)
+
+
+async def _share_one_database(db: Path | str, tmp_path: Path) -> None:
     big = tmp_path / "big.jsonl"
     big.write_text("".join(json.dumps(make_record(id=f"bulk{n}", errorMessage=f"bulk error {n} in {{x}}")) + "\n"
                            for n in range(6_000)))  # fmt: skip
@@ -70,9 +73,8 @@ async def test_pastes_imports_and_commands_share_one_database(tmp_path: Path) ->
     assert imported[0] == 0, imported[1]
     assert listing[0] == 0, listing[1]
     assert {m["id"] for m, t in sent if t != UNMATCHED} <= _replied(fake)
-    with sqlite3.connect(db) as conn:
-        triaged = conn.execute("SELECT coalesce(sum(count), 0) FROM triage_groups").fetchone()[0]
-        records = conn.execute("SELECT count(*) FROM records WHERE id LIKE 'bulk%'").fetchone()[0]
+    triaged = await scalar(db, "SELECT coalesce(sum(count), 0) FROM triage_groups")
+    records = await scalar(db, "SELECT count(*) FROM records WHERE id LIKE 'bulk%'")
     assert triaged == PASTES // 3  # every unexplained paste counted
     assert records == 6_000
     assert "database is locked" not in bot.log_tail(400) and "Traceback" not in bot.log_tail(400)
