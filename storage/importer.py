@@ -31,7 +31,7 @@ import aiosqlite
 
 from records.errors import ImportAborted, RecordFileError, RecordProblem
 from records.matching.patterns import check_pattern
-from records.model import Record
+from records.model import MINED, Record
 from records.reader import DEFAULT_MAX_FILE_BYTES, LoadedRecord, expand_paths, read_file
 from storage import import_publish, pg_import
 from storage.connection import SqliteConnection
@@ -60,6 +60,7 @@ class _FileCounts:
     warnings: list[str] = field(default_factory=list)
     dataset_version: str | None = None
     new_ids: list[str] = field(default_factory=list)  # ids this file introduced to `seen`
+    mined: int = 0  # mined records among the added and updated (only they can retire or be retired)
 
 
 async def import_paths(
@@ -104,7 +105,9 @@ async def import_paths(
                     await import_publish.merge(db)
             else:
                 report.run_id = await pg_import.publish_whole(_postgres(db), staging, _run_row(report, started))
-            report.retired = await repo.retire_superseded()
+            # Only a mined record (a site of several releases, or one of a single release) can make
+            # another one superseded: an import of curated records skips the check (a full scan).
+            report.retired = await repo.retire_superseded() if totals.mined else 0
     log.info(
         "import %s: %d added, %d updated, %d unchanged, %d rejected, %d per-release records retired",
         source,
@@ -235,6 +238,7 @@ async def _stage_batch(
             counts.unchanged += 1
             continue
         counts.dataset_version = item.dataset_version or counts.dataset_version
+        counts.mined += item.record.origin == MINED
     now = utc_now()
     await repo.upsert(SqliteConnection(staging), added, now, table="added")
     await repo.upsert(SqliteConnection(staging), changed, now)
@@ -250,6 +254,7 @@ def _merge(totals: _FileCounts, counts: _FileCounts) -> None:
     totals.added += counts.added
     totals.updated += counts.updated
     totals.unchanged += counts.unchanged
+    totals.mined += counts.mined
     totals.problems.extend(counts.problems)
     totals.warnings.extend(counts.warnings)
     totals.dataset_version = counts.dataset_version or totals.dataset_version

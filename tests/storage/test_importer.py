@@ -183,3 +183,15 @@ async def test_an_import_that_changes_nothing_takes_no_write_lock(
     report = await import_paths(db, [path])
     assert (report.added, report.updated, report.unchanged) == (0, 0, 1)
     assert len(await RecordRepository(db).import_runs()) == runs
+
+
+async def test_an_import_of_curated_records_does_not_look_for_superseded_ones(
+    db: Database, write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The look is a scan of every record: only mined records can supersede or be superseded.
+    async def no_scan(self: RecordRepository) -> int:
+        raise AssertionError("a curated import looked for superseded records")
+
+    monkeypatch.setattr(RecordRepository, "retire_superseded", no_scan)
+    report = await import_paths(db, [write_jsonl([make_record(id="curated1")])])
+    assert (report.added, report.retired) == (1, 0)

@@ -40,3 +40,15 @@ async def test_readers_see_none_of_a_run_until_it_commits_then_all_of_it(
             assert [r.added for r in runs] == [30, 1]
         finally:
             await db.close()
+
+
+async def test_after_a_bulk_import_the_reload_query_reads_the_updated_at_index(write_jsonl: Any) -> None:
+    async with pg.fresh_database() as url:
+        db = await Database.open(url)
+        try:
+            await import_paths(db, [write_jsonl([make_record(id=f"b{n}") for n in range(1500)])])
+            plan = await db.fetch("EXPLAIN SELECT id FROM records WHERE updated_at >= '2099'")
+            text = "\n".join(str(row[0]) for row in plan)
+            assert "records_updated_at" in text, text  # not a scan of every row through import_run
+        finally:
+            await db.close()
