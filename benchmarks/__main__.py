@@ -2,7 +2,7 @@
 
 The mining benchmark needs the transformers wheel: it is downloaded (no dependencies) and unpacked
 into a temporary directory first, as ``scripts/mine_records.sh`` does. Pass names to run some:
-``python -m benchmarks shipped shipped-run import match extract redact hostile mine triage bot reload``.
+``python -m benchmarks shipped shipped-run import match extract redact hostile mine triage bot reload backends``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,12 @@ SIMPLE = {
     "reload": ["-m", "benchmarks.bench_reload"],
     "shipped": ["-m", "benchmarks.shipped"],
     "shipped-run": ["-m", "benchmarks.bench_shipped"],
+    "backends": ["-m", "benchmarks.bench_backends"],
 }
-ORDER = ["shipped", "shipped-run", "import", "extract", "redact", "hostile", "match", "mine", "triage", "bot", "reload"]
+ORDER = [
+    "shipped", "shipped-run", "import", "extract", "redact", "hostile", "match", "mine", "triage", "bot", "reload",
+    "backends",
+]  # fmt: skip
 
 
 def _mine() -> int:
