@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -156,6 +157,7 @@ async def shard_figures(url: str, pastes: int, workdir: Path) -> dict[str, Any]:
 async def run(records: int, pastes: int) -> None:
     """Start a cluster, measure both backends and the shards, print the figures."""
     url, cluster = pg.start_cluster()
+    os.environ[pg.ENV] = url  # tests.pg makes and drops the databases on it
     try:
         with tempfile.TemporaryDirectory() as name:
             workdir = Path(name)
@@ -163,27 +165,19 @@ async def run(records: int, pastes: int) -> None:
             with source.open("w") as fh:
                 for record in synthetic_records(records):
                     fh.write(json.dumps(record) + "\n")
-            for backend, target in (("sqlite", str(workdir / "bench.db")), ("postgresql", await _new(url, "bench"))):
+            figures = await store_figures(str(workdir / "bench.db"), source, workdir)
+            print("sqlite: " + ", ".join(f"{k} {v:.2f}" for k, v in figures.items()), flush=True)
+            async with pg.fresh_database(migrated=False) as target:
                 figures = await store_figures(target, source, workdir)
-                print(f"{backend}: " + ", ".join(f"{k} {v:.2f}" for k, v in figures.items()), flush=True)
+            print("postgresql: " + ", ".join(f"{k} {v:.2f}" for k, v in figures.items()), flush=True)
             if not pastes:
                 return
-            shards = await shard_figures(await _new(url, "shards"), pastes, workdir)
+            async with pg.fresh_database(migrated=False) as target:
+                shards = await shard_figures(target, pastes, workdir)
             print("shards (2 processes x 2 shards, 8 servers): " + ", ".join(f"{k} {v:.1f}" if isinstance(v, float)
                   else f"{k} {v}" for k, v in shards.items()))  # fmt: skip
     finally:
         pg.stop_cluster(cluster)
-
-
-async def _new(server: str, name: str) -> str:
-    import asyncpg  # noqa: PLC0415  # only this benchmark talks to the server directly
-
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return pg.database_url(server, name)
 
 
 def main() -> None:
