@@ -12,6 +12,7 @@ import collections
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,9 +20,9 @@ from storage.database import Database
 from storage.importer import import_paths
 from storage.triage import TriageRepository
 from tests import pg
-from tests.bot.simbot import CACHE, UNMATCHED
+from tests.bot.simbot import CACHE, STATEFUL, UNMATCHED
 from tests.conftest import SEEDS_JSONL
-from tests.e2e.test_bot_e2e import BotProcess
+from tests.e2e.test_bot_e2e import CACHE_ID, REPLY, BotProcess, footer
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import payloads as p
 
@@ -64,12 +65,15 @@ def replies_per_paste(fake: FakeDiscord) -> collections.Counter[str]:
 
 @contextlib.asynccontextmanager
 async def two_sharded_bots(
-    fake: FakeDiscord, url: str, workdir: Path, extra: dict[str, str] | None = None
+    fake: FakeDiscord, url: str, workdir: Path, extra: dict[str, str] | None = None, *, swapped: bool = False
 ) -> AsyncIterator[list[BotProcess]]:
-    """Run two bot processes on ``url``, shards 0,1 and 2,3 of 4; stop them (and check they exited 0) after."""
+    """Run two bot processes on ``url``, shards 0,1 and 2,3 of 4 (``swapped``: the other way round).
+
+    They are stopped after the block, and must have exited 0.
+    """
     bots = []
-    for name, ids in (("a", "0,1"), ("b", "2,3")):
-        (workdir / name).mkdir()
+    for name, ids in (("a", "2,3" if swapped else "0,1"), ("b", "0,1" if swapped else "2,3")):
+        (workdir / name).mkdir(exist_ok=True)
         shards = {"TRACEBOT_DB": url, "TRACEBOT_SHARD_COUNT": str(SHARDS), "TRACEBOT_SHARD_IDS": ids}
         bots.append(BotProcess(fake, url, workdir / name, settings=shards | (extra or {})))
     try:
@@ -131,3 +135,32 @@ async def test_the_global_budget_is_one_budget_for_both_processes(tmp_path: Path
                 assert sum(replies_per_paste(fake).values()) == budget
         finally:
             await db.close()
+
+
+async def test_a_reply_made_by_one_process_is_updated_by_the_other(tmp_path: Path) -> None:
+    # The servers change hands between the processes (restarted with their shards swapped): the
+    # reply link in the shared database lets the new owner edit the first owner's reply.
+    async with pg.fresh_database() as url, FakeDiscord() as fake:
+        db = await Database.open(url)
+        try:
+            await import_paths(db, [SEEDS_JSONL])
+            channels = add_servers(fake)
+            async with two_sharded_bots(fake, url, tmp_path):
+                pastes = [await fake.create_message(c, fake.member_user, STATEFUL) for c in channels]
+                await wait_for_replies(fake, lambda replies: {m["id"] for m in pastes} <= set(replies))
+            replies = {str(m["message_reference"]["message_id"]): m for m in fake.sent_messages()
+                       if (m.get("message_reference") or {}).get("message_id")}  # fmt: skip
+            async with two_sharded_bots(fake, url, tmp_path, swapped=True):
+                start = len(fake.requests)
+                for paste in pastes:
+                    await fake.edit_message(int(paste["id"]), content=CACHE)
+                for paste in pastes:
+                    edit = await fake.wait_for_request(_edit_of(replies[paste["id"]]["id"]), start=start)
+                    assert edit.status == 200 and f"record {CACHE_ID}" in footer(edit.json)
+        finally:
+            await db.close()
+
+
+def _edit_of(reply_id: str) -> Callable[[Any], bool]:
+    """Match the request that edits the reply ``reply_id``."""
+    return lambda request: bool(request.is_("PATCH", REPLY) and request.path.endswith(reply_id))

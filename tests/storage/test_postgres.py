@@ -18,6 +18,7 @@ from storage.database import Database
 from storage.importer import import_paths
 from storage.postgres import PostgresDatabase, safe_url
 from storage.records import RecordRepository
+from storage.replies import ReplyRepository
 from tests import pg
 from tests.conftest import make_record
 
@@ -153,3 +154,16 @@ def test_a_password_never_shows_in_messages() -> None:
         safe_url("postgresql://bot:s3cret@db.example:5433/tracebot") == "postgresql://bot:***@db.example:5433/tracebot"
     )
     assert safe_url("postgresql://bot@db/tracebot") == "postgresql://bot@db/tracebot"
+
+
+async def test_votes_cast_through_either_process_count_in_both() -> None:
+    async with pg.fresh_database() as url:
+        first, second = await Database.open(url), await Database.open(url)
+        try:
+            await ReplyRepository(first).vote(reply_id=1, user_id=7, record_id="r1", helpful=True, guild_id=5)
+            await ReplyRepository(second).vote(reply_id=2, user_id=8, record_id="r1", helpful=False, guild_id=6)
+            counts = [await ReplyRepository(db).vote_count("r1") for db in (first, second)]
+            assert [(c.helpful, c.not_helpful) for c in counts] == [(1, 1), (1, 1)]
+        finally:
+            await first.close()
+            await second.close()
