@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import re
 import subprocess
 import sys
@@ -26,7 +27,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_shared import CACHE as SHARED_CACHE
+from benchmarks.bench_shared import RECORDS as SHARED_RECORDS
+from benchmarks.bench_shared import shared_entry
 from benchmarks.evalset import real_cases, shipped_matcher, shipped_records
+from records.matching import IndexEntry, Matcher, MatchIndex
 from records.text import clean_text
 from records.triage import MAX_INPUT_CHARS
 
@@ -56,12 +61,37 @@ def own_imports(source: str) -> str:
     return _IMPORT.sub(rf"\1\2 {BASE_PACKAGE}", source)
 
 
-def base_matcher(into: Path) -> Any:
-    """Return the base version's matcher over the shipped records (built from this checkout's records)."""
+def base_matcher(into: Path, shared: bool = False) -> Any:
+    """Return the base version's matcher over the shipped records, or over the shared synthetic set."""
     sys.path.insert(0, str(into))
     index = importlib.import_module(f"{BASE_PACKAGE}.matching.index")
     matcher = importlib.import_module(f"{BASE_PACKAGE}.matching.matcher")
+    if shared:
+        return matcher.Matcher(index.MatchIndex.build(index.IndexEntry(*e) for e in _shared_entries()))
     return matcher.Matcher(index.MatchIndex.build(index.IndexEntry.from_record(r) for r in shipped_records()))
+
+
+def this_matcher(shared: bool = False) -> Matcher:
+    """Return this checkout's matcher over the same records as ``base_matcher``."""
+    if shared:
+        return Matcher(MatchIndex.build(_shared_entries()))
+    return shipped_matcher()
+
+
+def _shared_entries() -> list[IndexEntry]:
+    """Return the entries of the shared synthetic set at 100k records (made by ``benchmarks.bench_shared``)."""
+    path = SHARED_CACHE / f"syn{SHARED_RECORDS}.jsonl"
+    if not path.is_file():
+        raise SystemExit(f"benchmarks.ab_match: {path}: missing; run python -m benchmarks.bench_shared --skip-1m first")
+    with path.open(encoding="utf-8") as handle:
+        return [shared_entry(line) for line in handle]
+
+
+def shared_texts() -> list[str]:
+    """Return the pastes of the shared synthetic set, cleaned as the bot cleans them."""
+    path = SHARED_CACHE / f"syn{SHARED_RECORDS}-q.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [clean_text(json.loads(line)["text"], MAX_INPUT_CHARS) for line in lines]
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -73,9 +103,9 @@ def _answers(result: Any) -> tuple[object, ...]:
     return result.status, tuple((m.id, m.score, m.file_path, m.line_number, m.member_ids) for m in result.matches)
 
 
-def compare(base: Any, texts: list[str], rounds: int) -> dict[str, list[float]]:
+def compare(base: Any, this: Matcher, texts: list[str], rounds: int) -> dict[str, list[float]]:
     """Return each version's fastest time per paste (ms), the two taking turns; print differing answers."""
-    matchers = {"base": base, "this": shipped_matcher()}
+    matchers = {"base": base, "this": this}
     times: dict[str, list[list[float]]] = {name: [[] for _ in texts] for name in matchers}
     for k, text in enumerate(texts):
         if _answers(matchers["base"].match(text)) != _answers(matchers["this"].match(text)):
@@ -95,13 +125,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ab_match", description=__doc__.split("\n")[0])
     parser.add_argument("rev", help="the commit to compare with (e.g. HEAD~3, a tag, a hash)")
     parser.add_argument("--rounds", type=int, default=5, help="times each paste is matched by each version")
+    parser.add_argument("--shared", action="store_true",
+                        help="the shared synthetic set at 100k records and its pastes instead (made by bench_shared)")  # fmt: skip
     args = parser.parse_args(argv)
-    texts = [clean_text(case["text"], MAX_INPUT_CHARS) for kind in KINDS for case in real_cases(kind)]
+    if args.shared:
+        texts, what = shared_texts(), "shared synthetic (100k records)"
+    else:
+        texts, what = [clean_text(case["text"], MAX_INPUT_CHARS) for kind in KINDS for case in real_cases(kind)], "real"
     with tempfile.TemporaryDirectory() as tmp:
         base_package(args.rev, Path(tmp))
-        best = compare(base_matcher(Path(tmp)), texts, args.rounds)
+        best = compare(base_matcher(Path(tmp), args.shared), this_matcher(args.shared), texts, args.rounds)
     figures = {name: [_percentile(ms, share) for share in (0.5, 0.9, 0.99)] for name, ms in best.items()}
-    print(f"{len(texts)} real pastes, {args.rounds} rounds, fastest per paste kept (ms):")
+    print(f"{len(texts)} {what} pastes, {args.rounds} rounds, fastest per paste kept (ms):")
     for name in ("base", "this"):
         p50, p90, p99 = figures[name]
         print(f"  {name:<5} p50 {p50:.2f}  p90 {p90:.2f}  p99 {p99:.2f}  total {sum(best[name]):.0f}")

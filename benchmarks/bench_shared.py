@@ -129,7 +129,8 @@ def naive(records: Path, queries: Path) -> dict[str, float]:
     return figures
 
 
-def _entry(line: str) -> IndexEntry:
+def shared_entry(line: str) -> IndexEntry:
+    """Return the index entry of one line of the shared synthetic set."""
     r = json.loads(line)["record"]
     return intern_entry(IndexEntry(id=r["id"], error_message=r["errorMessage"], error_class=r["errorClass"],
                                    message_pattern=r["messagePattern"], file_path=r["filePath"],
@@ -140,7 +141,7 @@ def in_process(records: Path, queries: Path) -> dict[str, float]:
     """Build the index from ``records`` and time each paste (clean, extract, match); return p50/p99."""
     started = time.perf_counter()
     with records.open(encoding="utf-8") as handle:
-        matcher = Matcher(MatchIndex.build(_entry(line) for line in handle))
+        matcher = Matcher(MatchIndex.build(shared_entry(line) for line in handle))
     build = time.perf_counter() - started
     items = [json.loads(line) for line in queries.read_text(encoding="utf-8").splitlines()]
     times, right = [], 0

@@ -262,7 +262,7 @@ class Matcher:
         that could host it are always scored, first.
         """
         scored: list[list[_Scored] | None] = [None] * len(found)
-        facts = [self.index.facts(c.slot) for c in found]
+        facts = self.index.facts_of(c.slot for c in found)
         if not self.prune:
             return [self._score_template(c, error, hint, quotes_source(c.group.text, paste)) for c in found]
         best = float("-inf")
@@ -270,7 +270,7 @@ class Matcher:
             scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
             best = max([best, *(item.rank for item in scored[k] or ())])
         frames = FrameNames.of(hint)
-        first = [_first_ceiling(c, f, frames) for c, f in zip(found, facts, strict=True)]
+        first = _first_ceilings(found, facts, frames)
         for k in sorted(range(len(found)), key=lambda k: -first[k]):
             if first[k] + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 break  # the rest are bounded lower still
@@ -448,12 +448,21 @@ def _scored_with(
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted, site)
 
 
-def _first_ceiling(candidate: Candidate, facts: TemplateFacts, frames: FrameNames) -> float:
-    """Bound a candidate's rank before its text is compared: its text at best, members in a frame's file looked at."""
-    text = text_ceiling_unaligned(facts.literal_chars)
-    if facts.file_name != MIXED_FILES and facts.file_name not in frames.names:
-        return unframed_ceiling(text)  # every member is in a file no frame names: no need to visit them
-    return ceiling(candidate.group.members, text, facts.literal_chars, frames, exact=False)
+def _first_ceilings(found: list[Candidate], facts: list[TemplateFacts], frames: FrameNames) -> list[float]:
+    """Bound each candidate's rank before its text is compared: its text at best, members in a frame's file looked at."""
+    names = frames.names
+    unframed: dict[int, float] = {}  # literal chars -> the bound of a template no frame's file raises
+    bounds: list[float] = []
+    for candidate, fact in zip(found, facts, strict=True):
+        chars, name = fact.literal_chars, fact.file_name
+        if name != MIXED_FILES and name not in names:  # every member is in a file no frame names: none visited
+            bound = unframed.get(chars)
+            if bound is None:
+                bound = unframed[chars] = unframed_ceiling(text_ceiling_unaligned(chars))
+        else:
+            bound = ceiling(candidate.group.members, text_ceiling_unaligned(chars), chars, frames, exact=False)
+        bounds.append(bound)
+    return bounds
 
 
 def _curated_and_hosts(found: list[Candidate], facts: list[TemplateFacts]) -> set[int]:
