@@ -33,6 +33,8 @@ class ScannerRule:
     allow: tuple[Allow, ...]
     on_view: bool  # gitleaks' rules match the view (see below); Microsoft's, which know '&', the text
     checks: Checks | None = None  # allow with the global list (None: the global list is asked apart)
+    # The secret must not run on into more token characters (see _WHOLE_TOKEN_FAMILIES).
+    whole_token: bool = False
 
 
 # gitleaks rules for credentials tracebot already names keep tracebot's name, so a marker says the same
@@ -51,6 +53,13 @@ _ALIASES = {
     "discord-api-token": "discord_token",
 }
 _FAMILIES = ("github", "gitlab", "slack", "huggingface")
+# GitLab documents its tokens' lengths, and gitleaks matches them with no end: 'glimt-' and 25 characters
+# is found inside 'glimt-my-tokens_are-correctAB38_280', a longer run that is no incoming-mail token
+# (detect-secrets' fixtures list such runs as look-alikes). tracebot's own GitLab rule takes the
+# lengths GitLab has used, each ending where the token does; gitleaks' rules of the family must end
+# there too.
+_WHOLE_TOKEN_FAMILIES = ("gitlab-",)
+_TOKEN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-")
 
 
 def kind_of(rule_id: str) -> str:
@@ -94,6 +103,7 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
                 on_view="ms_id" not in rule,
                 # The global list is asked with an empty line: joined only when it looks at no line.
                 checks=checks_of([glob, *allow]) if glob.target != "line" else None,
+                whole_token=rule["id"].startswith(_WHOLE_TOKEN_FAMILIES) and not rule["regex"].endswith("\\b"),
             )
         )
     return tuple(compiled), glob
@@ -289,6 +299,8 @@ def _rule_findings(
         start, end = _secret_span(spans, rule)
         if end <= start or (dominated is not None and dominated(rule.kind, start, end)):
             continue
+        if rule.whole_token and end < len(text) and text[end] in _TOKEN_CHARS:
+            continue  # cut from a longer run of token characters
         whole_start, whole_end = spans[0]
         key = (text[start:end], text[whole_start:whole_end], _line(text, whole_start, whole_end) if on_line else "")
         kept = verdicts.get(key)
