@@ -430,10 +430,18 @@ def _b64(text: str) -> str:
 _SEPARATORS = re.compile(r"""[\s"'`=:,;()<>\[\]{}]+""")
 
 
+# A line that labels one value ('X-JFrog-Art-Api: AKC...', '//registry.npmjs.org/:_authToken=npm_...'):
+# the value is the secret, however long its label (the longest run was the header's name, the registry).
+_LABELLED = re.compile(r"""^\s*[^\s=]*[A-Za-z][\w-]*["']?\s*(?:=>|:=|[:=])\s*["'`]?([^\s"'`/][^\s"'`]*)["'`;,]*\s*$""")
+
+
 def guess_secret(text: str) -> str:
-    """Guess the secret in a fixture line: a private key whole, else its longest run between separators."""
+    """Guess the secret in a fixture line: a private key from its BEGIN line, a labelled value, else the longest run."""
     if "PRIVATE KEY" in text:
-        return text.strip()
+        return text[text.find("-----BEGIN") :].strip() if "-----BEGIN" in text else text.strip()
+    labelled = _LABELLED.match(text)
+    if labelled:
+        return labelled.group(1)
     return max(_SEPARATORS.split(text), key=len)
 
 
