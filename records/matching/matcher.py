@@ -449,7 +449,7 @@ def _scored_with(
 
 
 def _first_ceilings(found: list[Candidate], facts: list[TemplateFacts], frames: FrameNames) -> list[float]:
-    """Bound each candidate's rank before its text is compared: its text at best, members in a frame's file looked at."""
+    """Bound each candidate's rank before its text is compared: text at best, members in a frame's file looked at."""
     names = frames.names
     unframed: dict[int, float] = {}  # literal chars -> the bound of a template no frame's file raises
     bounds: list[float] = []
