@@ -376,7 +376,7 @@ class MatchIndex:
         order = flat.argsort(kind="stable")
         ordered = flat[order]
         first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
-        sums = np.bincount(np.cumsum(first) - 1, weights=weights[order])
+        sums = np.bincount(np.cumsum(first) - 1, weights=weights[order]).astype(np.float64, copy=False)
         starts = np.flatnonzero(first)
         return ordered[starts], order[starts], sums
 
