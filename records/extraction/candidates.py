@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from records.extraction.clean import clean_paste
+from records.extraction.clean import clean_paste, is_progress_bar
 from records.extraction.common import MAX_MESSAGE_LINES, join_message, reads_as_chat
 from records.extraction.lines import (
     HEADER,
@@ -26,7 +26,14 @@ from records.extraction.lines import (
 )
 from records.extraction.model import KIND_CANDIDATE, ExtractedError
 
-_ERROR_PHRASE_RE = re.compile(r"[Ee](?:rror|RROR|xception)(?: [Mm]essage)?(?:\*\*)?[:：]")
+# 'error:' in a sentence; and what ComfyUI prints before a node's error ('!!! Exception during processing !!!
+# <message>', and before 2024 'Error occurred when executing KSampler:' then the message). One character
+# class opens every alternative, so the engine skips the other characters of a long paste quickly.
+_ERROR_PHRASE_RE = re.compile(
+    r"[Ee!](?:(?<=[Ee])(?:rror|RROR|xception)(?: [Mm]essage)?(?:\*\*)?[:：]"
+    r"|(?<=E)rror occurred when executing [\w .-]{1,80}:"
+    r"|(?<=!)!! Exception during processing !!!)"
+)
 # A JSON string field a server returns an error in: '{"error": "Error no file named ..."}'.
 _JSON_FIELD_RE = re.compile(
     r'"(?:error|message|detail|exception|msg)"\s{0,4}:\s{0,4}"((?:[^"\\\n]|\\.){12,4000})"', re.I
@@ -90,19 +97,24 @@ def _from_phrases(text: str) -> list[str]:
         line_end = text.find("\n", match.end())
         line_end = len(text) if line_end < 0 else line_end
         first = text[match.end() : line_end].strip(_DECORATION + "`")
-        lines = _message_lines(text[line_end + 1 :])
+        # Nothing after the phrase: the next line is what it introduces, even one ending in '!' ('cpu!').
+        lines = _message_lines(text[line_end + 1 :], introduced=not first)
         block = [first, *lines] if first else lines
         if block and not _not_message(block[0]):
             found.append(join_message(block))
     return found
 
 
-def _message_lines(text: str) -> list[str]:
-    """Return the lines at the start of ``text`` up to a blank line, code or chat."""
+def _message_lines(text: str, *, introduced: bool = False) -> list[str]:
+    """Return the lines at the start of ``text`` up to a blank line, code or chat.
+
+    introduced: a phrase ending the line before introduces the first line, which is then no chat.
+    """
     lines: list[str] = []
     for line in text.lstrip("\n").split("\n", MAX_MESSAGE_LINES)[:MAX_MESSAGE_LINES]:
         stripped = line.strip()
-        if not stripped or _not_message(stripped) or reads_as_chat(stripped):
+        chat = reads_as_chat(stripped) and not (introduced and not lines)
+        if not stripped or _not_message(stripped) or chat:
             break
         lines.append(stripped)
     return lines
@@ -181,6 +193,7 @@ def _not_message(text: str) -> bool:
         or _traceback_line(text)
         or _PROMPT_RE.match(text) is not None
         or _quiet_log_line(text)
+        or is_progress_bar(text)
     )
 
 

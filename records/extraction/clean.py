@@ -36,6 +36,12 @@ _NOTEBOOK_LINE_RE = re.compile(
     r"|<a href='(?:file://)?(/[^'?\s]{1,1000}?\.py)\?line=\d{1,9}'>(\d{1,9})</a>)",
     re.MULTILINE,
 )
+# A tqdm progress bar ('Loading pipeline components...:  20%|██▍   | 1/5 [00:00<00:02,  1.74it/s]'). tqdm
+# redraws it after a carriage return; copied from a terminal or a log, what was printed next is glued to
+# its end on the same line ('...1.74it/s]An error occurred ...'), so a line break goes after the bar.
+_PROGRESS_BAR = r"\d{1,3}%\|[^|\n]{0,200}\| {0,4}[\d.]{1,12}[kMG]?/[\d.?]{1,12}[kMG]? {0,4}\[[^\]\n]{0,200}\]"
+_PROGRESS_BAR_RE = re.compile(_PROGRESS_BAR + r"(?=\S)")
+_PROGRESS_LINE_RE = re.compile(_PROGRESS_BAR + r"\s*\Z")
 _QUOTE_PREFIX_RE = re.compile(r"^(?:>>> |> )+", re.MULTILINE)
 _EMPTY_QUOTE_RE = re.compile(r"^(?:>>>|>)$", re.MULTILINE)
 
@@ -67,6 +73,7 @@ def clean_for_extraction(text: str) -> str:
 def _clean(text: str, *, unwrap_inline: bool) -> str:
     """Run the cleaning steps in their fixed order."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _break_after_progress_bars(text)
     text = _ANSI_RE.sub("", text)
     text = _drop_invisible(text)
     text = _strip_bare_sgr(text)
@@ -76,6 +83,18 @@ def _clean(text: str, *, unwrap_inline: bool) -> str:
         # Unwrapping can join "[0" and "m": remove colour codes formed that way too.
         text = _strip_bare_sgr(text)
     return _strip_quotes(_unwrap_links(_unlink_notebook_lines(text)))
+
+
+def is_progress_bar(line: str) -> bool:
+    """Tell whether a stripped line ends with a progress bar (what it says before the bar is its label)."""
+    return "%|" in line and _PROGRESS_LINE_RE.search(line) is not None
+
+
+def _break_after_progress_bars(text: str) -> str:
+    """Put a line break after each progress bar that has text glued to its end."""
+    if "%|" not in text:
+        return text
+    return _PROGRESS_BAR_RE.sub(lambda m: m.group(0) + "\n", text)
 
 
 def _unlink_notebook_lines(text: str) -> str:

@@ -44,7 +44,11 @@ _BOX_CHARS = ("│", "╭", "╰", "┃", "┏", "┗", "|")
 _PATH_SUFFIXES = (".py", ".pyx", ".pyi", ".pyw")
 
 _LOCATION_RE = re.compile(r"((?:[A-Za-z]:)?[^:\n]{1,500}):(\d{1,9}):(.*)")
-_TIMESTAMP_RE = re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?")
+# Hydra's format (and some launchers') puts tags before the timestamp: '[PROC-0][2024-04-02 16:44:30,465][app][ERROR]'.
+_TIMESTAMP_RE = re.compile(
+    r"(?:\[[\w.:-]{1,40}\]){0,3}"
+    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+)
 _GLOG_RE = re.compile(r"([EFWI])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} {1,8}\d{1,10} [^\]\n]{1,300}\] ?")
 _LEVEL_RE = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DEBUG|NOTICE|TRACE)\b")
 _LOGURU_LOCATION_RE = re.compile(r"[\w.<>]{1,200}:[\w<>]{1,200}:\d{1,9} - ")
@@ -347,7 +351,7 @@ def parse_log_line(text: str) -> tuple[str, str] | None:
         if f"{level}:" in _LEVELS:
             return level, _basic_config_message(text[len(level) + 1 :])
     if first.isdigit() or first == "[":
-        stamp = _TIMESTAMP_RE.match(text)
+        stamp = _TIMESTAMP_RE.match(text, 0, 200)
         return None if stamp is None else _timestamped(text[stamp.end() :])
     if first in "EFWI" and text[1:2].isdigit():
         glog = _GLOG_RE.match(text)

@@ -8,6 +8,7 @@ log record, warnings line, lone exception line, error quoted in a sentence.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 
@@ -52,6 +53,9 @@ _QUOTE_CLOSERS = {'"': '"', "'": "'", "“": "”", "‘": "’", "(": ")", "[":
 _DISCUSSION_WORDS = frozenset({"vs", "vs.", "or", "and", "between", "catch", "catching", "except", "raise"})
 _SHELL_COMMANDS = ("python ", "python3 ", "$ ", "pip ")
 _RAISES_HEADINGS = frozenset({"Raises:", "Raises", "Raise:", "Exceptions:"})
+# An exception's repr with one string argument, ending the line: 'OSError('...')', 'KeyError("x")'.
+_REPR_RE = re.compile(r"""([A-Za-z_][\w.]{0,200})\((['"])((?:[^\\\n]|\\.){1,4000}?)\2\)[.,;]?\s*\Z""")
+_MAX_LABEL_CHARS = 80  # 'error: ' or 'Exception during processing: ' before a repr
 
 
 def scan(text: str) -> list[Located]:
@@ -151,10 +155,62 @@ def _exception_or_inline(lines: Sequence[str], index: int, text: str) -> tuple[i
         end, message = collect_loose_message(lines, index + 1, split[1])
         error = ExtractedError(split[0], message, (), KIND_EXCEPTION_LINE)
         return end, [(end - 1, error)]
+    represented = exception_repr(lone)
+    if represented is not None:
+        return index + 1, [(index, ExtractedError(*represented, (), KIND_EXCEPTION_LINE))]
+    if text.startswith("raise "):
+        return index + 1, [(index, ExtractedError(*split, (), KIND_INLINE)) for split in _after_raise(text)]
     if looks_like_code(text) and not text.startswith(_SHELL_COMMANDS):
         return index + 1, []  # an error quoted after a shell command ('python run.py ValueError: ...') counts
     errors = [(index, ExtractedError(cls, join_message([msg]), (), KIND_INLINE)) for cls, msg in inline_errors(text)]
     return index + 1, errors
+
+
+def exception_repr(text: str) -> tuple[str, str] | None:
+    """Read an exception printed as its repr, ``OSError('Error no file named ...')``, as class and message.
+
+    Logs and ``print(repr(e))`` show errors this way. The repr is the whole line, or follows a label
+    ('error: ValueError("...")'); only those two places are tried, so a long line costs one pass each.
+    """
+    starts = [0]
+    label = text.find(": ")
+    if 0 < label < _MAX_LABEL_CHARS:
+        starts.append(label + 2)
+    for start in starts:
+        found = _REPR_RE.match(text, start)
+        if found is not None and is_strict_class(found.group(1)):
+            return found.group(1), _repr_message(found.group(1), found.group(2), found.group(3))
+    return None
+
+
+def _repr_message(name: str, quote: str, inner: str) -> str:
+    """Return what Python prints after 'Class: ' for an exception whose repr holds this one string."""
+    try:
+        value = ast.literal_eval(f"{quote}{inner}{quote}")
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return join_message([inner])
+    if not isinstance(value, str):
+        return join_message([inner])  # b'...' reads as bytes
+    if name.rpartition(".")[2] == "KeyError":
+        return repr(value)  # str(KeyError('x')) is the key's repr: "'x'"
+    return join_message(value.split("\n"))
+
+
+def _after_raise(text: str) -> list[tuple[str, str]]:
+    """Read the exception line glued after a raise statement on one line (an issue title, a flattened copy).
+
+    'raise AttributeError(f"...") AttributeError: 'Model' object has no attribute 'x'': the last line
+    follows a closing parenthesis of the statement.
+    """
+    close = text.find(") ")
+    for _ in range(_MAX_COLONS):
+        if close < 0:
+            break
+        split = split_exception_line(text[close + 2 :].strip(), strict=True)
+        if split is not None and split[1]:
+            return [split]
+        close = text.find(") ", close + 2)
+    return []
 
 
 def _sole_span(text: str) -> str:

@@ -134,7 +134,7 @@ class _TracebackParser:
         if is_arrow(text):
             self._number_last_frame(text)
             return True
-        if self.code_lines_left and split_exception_line(text, strict=False) is None and not _quoted_last_line(text):
+        if self.code_lines_left and split_exception_line(text, strict=False) is None and not _wrapped_last_line(text):
             self.code_lines_left -= 1  # the frame's code line, pasted without its indentation
             return True
         return False
@@ -157,13 +157,14 @@ class _TracebackParser:
     def _exception_line(self, text: str) -> bool:
         """Read the exception line and its message, then continue only into a chained traceback."""
         split = split_exception_line(text, strict=False) if self.pending else None
-        if split is None and self.pending and _quoted_last_line(text):
-            split = _in_backticks(text)
+        if split is None and self.pending:
+            split = _unwrapped_last_line(text)
         if split is None:
             return False  # not ours: the traceback was cut off before its last line
         end, message = collect_message(self.lines, self.i + 1, split[1])
         end, message = self._paragraphs_before_chain(end, message)
-        self._emit(split[0], message, end - 1)
+        # An empty message ('NotImplementedError:') leaves the raise statement quoted above it to say more.
+        self._emit(split[0], message, end - 1, "" if message else self._quoted_source())
         self.i = end
         nxt = next_nonblank(self.lines, self.i)
         if nxt is None or not _starts_next_traceback(self.lines[nxt].strip()):
@@ -203,15 +204,36 @@ class _TracebackParser:
     def _flush_cut_off(self) -> None:
         """Record a traceback that ended without an exception line, if one is open."""
         if self.pending:
-            source = "\n".join(self.source)
-            # The raise statement, or the message's string literals when the paste cut the raise line.
-            quotes = "raise" in source or '"' in source or "'" in source
-            self._emit(self.header_class, "", max(0, self.i - 1), source if quotes else "")
+            self._emit(self.header_class, "", max(0, self.i - 1), self._quoted_source())
+
+    def _quoted_source(self) -> str:
+        """Return the code quoted under the last frame when it may hold the message, else ""."""
+        source = "\n".join(self.source)
+        # The raise statement, or the message's string literals when the paste cut the raise line.
+        quotes = "raise" in source or '"' in source or "'" in source
+        return source if quotes else ""
 
 
-def _quoted_last_line(text: str) -> bool:
-    """Tell whether ``text`` is an exception line wrapped in backticks (``_in_backticks``)."""
-    return text.startswith("`") and _in_backticks(text) is not None
+def _wrapped_last_line(text: str) -> bool:
+    """Tell whether ``text`` is an exception line wrapped in backticks or emphasis (``_unwrapped_last_line``)."""
+    return text.startswith(("`", "**", "__")) and _unwrapped_last_line(text) is not None
+
+
+def _unwrapped_last_line(text: str) -> tuple[str, str] | None:
+    """Split a last line wrapped in backticks or markdown emphasis, strictly, else None."""
+    if text.startswith("`"):
+        return _in_backticks(text)
+    if text.startswith(("**", "__")):
+        return _in_emphasis(text)
+    return None
+
+
+def _in_emphasis(text: str) -> tuple[str, str] | None:
+    """Split a last line the person put in bold (``**ValueError: msg.** more``), strictly, else None.
+
+    GitHub issues often bold the error line; every marker of that kind on the line is markup, not message.
+    """
+    return split_exception_line(text.replace(text[:2], "").strip(), strict=True)
 
 
 def _in_backticks(text: str) -> tuple[str, str] | None:

@@ -173,3 +173,125 @@ def test_an_error_logged_after_a_timestamp_is_still_a_fragment() -> None:
         "\nit says:\n\nthe model weights could not be loaded from the checkpoint directory given"
     )
     assert any("could not be loaded" in fragment.message for fragment in extract(text).fragments)
+
+
+def test_text_printed_after_a_progress_bar_on_its_line_is_a_line_of_its_own() -> None:
+    bar = "Loading pipeline components...:  20%|██████████▍                 | 1/5 [00:00<00:02,  1.74it/s]"
+    cleaned = clean_paste(f"{bar}An error occurred while trying to fetch C:\\m\\vae: Error no file named x.bin\n")
+    assert cleaned.split("\n")[:2] == [
+        bar,
+        "An error occurred while trying to fetch C:\\m\\vae: Error no file named x.bin",
+    ]
+    assert clean_paste(cleaned) == cleaned
+    assert (
+        clean_paste("100%|██████████| 3/3 [00:01<00:00,  2.1it/s] done")
+        == "100%|██████████| 3/3 [00:01<00:00,  2.1it/s] done"
+    )
+
+
+def test_a_progress_bar_is_no_part_of_a_fragment() -> None:
+    bar = "Loading checkpoint shards:  50%|█████     | 1/2 [00:03<00:03,  3.10s/it]"
+    text = (
+        f"{bar}\nthe checkpoint shards could not be loaded from the directory given\n"
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.11/site-packages/transformers/modeling_utils.py", line 10, in from_pretrained\n'
+    )
+    fragments = [f.message for f in extract(text).fragments]
+    assert "the checkpoint shards could not be loaded from the directory given" in fragments
+    assert not any("%|" in m for m in fragments)
+
+
+def test_comfyui_s_exception_line_before_a_cut_off_traceback_gives_the_message_alone() -> None:
+    message = "Error no file named diffusion_pytorch_model.bin found in directory E:\\ComfyUI\\models\\vae."
+    text = (
+        "Loading pipeline components...:  20%|██▍         | 1/5 [00:00<00:02,  1.72it/s]\n"
+        f"!!! Exception during processing !!! {message}\nTraceback (most recent call last):\n"
+    )
+    assert extract(text).fragments[0].message == message
+
+
+def test_comfyui_s_older_heading_introduces_the_message_on_the_next_lines() -> None:
+    message = "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+    text = (
+        f"Error occurred when executing KSampler:\n\n{message}\n\n"
+        '  File "/x/ComfyUI/execution.py", line 151, in recursive_execute\n'
+        "    output_data = get_output_data(obj, input_data_all)\n"
+    )
+    assert message in [f.message for f in extract(text).fragments]
+
+
+def test_an_empty_last_line_leaves_the_quoted_raise_statement_as_its_fragment() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.13/site-packages/torch/utils/data/dataset.py", line 59, in __getitem__\n'
+        '    raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")\n'
+        "NotImplementedError:\n"
+    )
+    extraction = extract(text)
+    assert extraction.primary is not None and extraction.primary.error_class == "NotImplementedError"
+    fragment = extraction.fragments[0]
+    assert (fragment.error_class, fragment.message) == (
+        "NotImplementedError",
+        "Subclasses of Dataset should implement __getitem__.",
+    )
+    assert fragment.frames == extraction.primary.frames
+
+
+def test_a_last_line_in_bold_is_the_exception_line_without_the_markers() -> None:
+    text = (
+        '  File "/env/lib/python3.10/site-packages/transformers/modeling_utils.py", line 1265, in _check\n'
+        "    raise ValueError(\n"
+        "**ValueError: The current architecture does not support Flash Attention 2.0.** Please open an issue"
+    )
+    error = extract(text).primary
+    assert error is not None and error.kind == "traceback" and error.error_class == "ValueError"
+    assert error.message == "The current architecture does not support Flash Attention 2.0. Please open an issue"
+    assert error.raising_frame is not None and error.raising_frame.line == 1265
+
+
+@pytest.mark.parametrize(
+    ("line", "error_class", "message"),
+    [
+        ("OSError('Error no file named model.bin found in directory C:\\\\Users\\\\me')", "OSError",
+         "Error no file named model.bin found in directory C:\\Users\\me"),
+        ('error: ValueError("Cannot handle batch sizes > 1 if no padding token is defined.")', "ValueError",
+         "Cannot handle batch sizes > 1 if no padding token is defined."),
+        ("KeyError(\"llama\")", "KeyError", "'llama'"),  # Python prints a KeyError's key as its repr
+        ("requests.exceptions.HTTPError('401 Client Error: Unauthorized for url: x')", "requests.exceptions.HTTPError",
+         "401 Client Error: Unauthorized for url: x"),
+    ],
+)  # fmt: skip
+def test_an_exception_printed_as_its_repr_is_read_as_class_and_message(
+    line: str, error_class: str, message: str
+) -> None:
+    error = extract(line).primary
+    assert error is not None and (error.error_class, error.message) == (error_class, message)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["print(ValueError('x is bad'))", "ValueError('x') was raised twice", "errors = [ValueError('one')]", "wrap('x')"],
+)
+def test_a_repr_inside_code_or_prose_is_no_exception_line(line: str) -> None:
+    error = extract(line).primary
+    assert error is None or error.kind != "exception_line"
+
+
+def test_an_exception_line_glued_after_its_raise_statement_is_read() -> None:
+    text = (
+        "raise AttributeError(f\"'{type(self).__name__}' object has no attribute '{name}'\") "
+        "AttributeError: 'SentenceTransformer' object has no attribute 'model_body'"
+    )
+    error = extract(text).primary
+    assert error is not None and error.error_class == "AttributeError"
+    assert error.message == "'SentenceTransformer' object has no attribute 'model_body'"
+    assert extract('raise ValueError("a (b) c")').primary is None  # a raise statement alone is code
+
+
+def test_a_log_line_with_tags_before_its_timestamp_is_a_log_record() -> None:
+    text = (
+        "[PROC-0][2024-04-02 16:44:30,465][experiment][ERROR] - Blockwise quantization only supports 16/32-bit floats"
+    )
+    error = extract(text).primary
+    assert error is not None and error.kind == "log"
+    assert error.message == "Blockwise quantization only supports 16/32-bit floats"
