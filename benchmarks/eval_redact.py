@@ -97,10 +97,25 @@ def embed(fixture: Fixture, context: str) -> tuple[str, int, int, str | None]:
     return text, before, before + len(body), spell(fixture.secret) if fixture.secret else None
 
 
+def disputed(fixture: Fixture, secrets: frozenset[str]) -> bool:
+    """Tell whether a look-alike holds a value its own corpus labels a secret elsewhere.
+
+    detect-secrets tests each plugin on its own: a GitHub token is a negative of the GitLab plugin, and the
+    keyword plugin's secret value is a negative in the file types where it wants quotes. A redactor that
+    sees no file type and runs every rule cannot leave both alone.
+    """
+    return fixture.label != "secret" and any(secret in fixture.text for secret in secrets)
+
+
 def evaluate(fixtures: list[Fixture]) -> dict[str, dict[str, int]]:
-    """Return per kind: secrets found/total and look-alikes altered/total, over every context."""
+    """Return per kind: secrets found/total and look-alikes altered/total, over every context.
+
+    ``disputed`` and ``altered_disputed`` count the look-alike embeddings that ``disputed`` tells.
+    """
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    secrets = frozenset(f.secret for f in fixtures if f.label == "secret" and f.secret)
     for fixture in fixtures:
+        contested = disputed(fixture, secrets)
         for context in CONTEXTS:
             text, start, end, secret = embed(fixture, context)
             result = redact(text)
@@ -111,9 +126,12 @@ def evaluate(fixtures: list[Fixture]) -> dict[str, dict[str, int]]:
                 row["found"] += secret not in result.text
             else:
                 row["lookalikes"] += 1
-                row["altered"] += any(
+                altered = any(
                     f.kind not in UNLABELLED_KINDS and f.start < end and f.end > start for f in result.findings
                 )
+                row["altered"] += altered
+                row["disputed"] += contested
+                row["altered_disputed"] += altered and contested
     return counts
 
 
@@ -130,14 +148,19 @@ def report(name: str, counts: dict[str, dict[str, int]]) -> dict[str, float]:
         false = f"{c['altered']}/{c['lookalikes']}" if c["lookalikes"] else "-"
         flag = " <" if (c["secrets"] and c["found"] < 0.9 * c["secrets"]) or c["altered"] else ""
         print(f"{kind:<44}{recall:>14}{false:>14}{flag}")
+    clear = lookalikes - sum(c["disputed"] for c in counts.values())
+    altered_clear = altered - sum(c["altered_disputed"] for c in counts.values())
     totals = {
         "recall": found / secrets if secrets else 1.0,
         "false_positives": altered / lookalikes if lookalikes else 0.0,
+        "undisputed_false_positives": altered_clear / clear if clear else 0.0,
         "kinds_under_90": sum(1 for c in counts.values() if c["secrets"] and c["found"] < 0.9 * c["secrets"]),
     }
     print(
         f"TOTAL {name}: recall {totals['recall']:.1%} ({found}/{secrets}), kinds under 90%: "
-        f"{totals['kinds_under_90']}, false positives {totals['false_positives']:.1%} ({altered}/{lookalikes})"
+        f"{totals['kinds_under_90']}, false positives {totals['false_positives']:.1%} ({altered}/{lookalikes}); "
+        f"on the look-alikes holding no value the corpus labels a secret "
+        f"{totals['undisputed_false_positives']:.1%} ({altered_clear}/{clear})"
     )
     return totals
 
