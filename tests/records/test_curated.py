@@ -23,9 +23,13 @@ SHIPPED = ("transformers.jsonl.gz",)
 # With every minor release from 4.30 shipped, each of them folds with a mined site; none is listed.
 NOT_SHIPPED: dict[str, tuple[str, str]] = {}
 # Messages no miner can read at their raise: `requires_backends` formats `*_IMPORT_ERROR` constants and
-# raises them joined (`raise ImportError("".join(failed))`), and `import_protobuf_decode_error` raises a
-# constant imported from another module. slug -> (filePath, the release whose source was checked).
+# raises them joined (`raise ImportError("".join(failed))`), `import_protobuf_decode_error` raises a
+# constant imported from another module, and `_LazyConfigMapping.__getitem__` raises `KeyError(key)`, a
+# message of no literal text (its record carries the raising line of every shipped release, read from
+# the wheels by `benchmarks/locate_site.py`, so a frame there answers). slug -> (filePath, the release
+# whose source was checked).
 NOT_MINED = {
+    "config-mapping-unknown-model-type": ("src/transformers/models/auto/configuration_auto.py", "5.24.0"),
     "requires-protobuf-library": ("src/transformers/utils/import_utils.py", "4.44.2"),
     "requires-sentencepiece-library": ("src/transformers/utils/import_utils.py", "4.44.2"),
     "requires-torchvision-library": ("src/transformers/utils/import_utils.py", "5.24.0"),
@@ -135,8 +139,26 @@ def _slug_of(record_id: str) -> str | None:
             "library but it was not found in your environment. Check out the instructions on the\ninstallation page",
             "protobuf-missing-while-loading-tokenizer",
         ),
+        (  # a message of no literal text: the frame's file and line (4.43.4's) tell the site
+            'Traceback (most recent call last):\n  File "/venv/lib/python3.10/site-packages/transformers/models/auto/'
+            "configuration_auto.py\", line 691, in __getitem__\n    raise KeyError(key)\nKeyError: 'qwen2_5_vl'",
+            "config-mapping-unknown-model-type",
+        ),
     ],
 )
 def test_a_message_assembled_at_run_time_is_answered_by_its_curated_record(paste: str, slug: str) -> None:
     best = shipped_matcher().match(paste).best
     assert best is not None and _slug_of(best.id) == slug
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "KeyError: 'qwen2'",  # no frame: any dictionary may have raised it
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.10/site-packages/transformers/models/auto/'
+        "configuration_auto.py\", line 400, in f\n    x = d[k]\nKeyError: 'qwen2'",  # another line of the file
+    ],
+)
+def test_a_bare_key_error_is_answered_only_at_the_mapping_s_raising_line(paste: str) -> None:
+    best = shipped_matcher().match(paste).best
+    assert best is None or _slug_of(best.id) != "config-mapping-unknown-model-type"
