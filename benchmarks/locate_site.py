@@ -39,14 +39,14 @@ def locate(source: str, qualname: str, exception: str) -> tuple[int, int, int] |
             continue
         for function in node.body:
             if isinstance(function, ast.FunctionDef) and function.name == name:
-                raises = [r.lineno for r in ast.walk(function) if _raises(r, exception)]
+                raises = [r.lineno for r in ast.walk(function) if isinstance(r, ast.Raise) and _raises(r, exception)]
                 if len(raises) == 1:
                     return function.lineno, raises[0], function.end_lineno or raises[0]
     return None
 
 
-def _raises(node: ast.AST, exception: str) -> bool:
-    if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+def _raises(node: ast.Raise, exception: str) -> bool:
+    if not isinstance(node.exc, ast.Call):
         return False
     func = node.exc.func
     return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == exception
