@@ -138,7 +138,29 @@ def is_first_clause(segments: tuple[str, ...], message: str, min_chars: int) -> 
     if len(needles) != 1 or len(needles[0]) < min_chars:
         return False
     alignment = align(clause, message)
-    return alignment.consistent and alignment.covered >= 1.0 and alignment.outside == 0.0
+    whole = alignment.consistent and alignment.covered >= 1.0 and alignment.outside == 0.0
+    return whole and not _goes_on_past_its_end(clause, message)
+
+
+def _goes_on_past_its_end(clause: tuple[str, ...], message: str) -> bool:
+    r"""Tell whether a first sentence ending in a value and a mark (':' of 'state_dict for {name}:\n') goes on.
+
+    The value takes any text, so the alignment cannot tell; the mark can: text after its first occurrence
+    past the opening that ends a sentence (white space or the end after it, as in the template; the '.' of
+    'config.json' ends none) is more than the sentence ('... for Net:\nMissing key(s) ...' is another
+    template's). A mark the paste lost says nothing.
+    """
+    mark = clause[-1].strip()
+    if len(clause) < 2 or not mark or squash(mark):
+        return False
+    opening = clause[0].strip()
+    at = message.find(opening) if opening else 0
+    if at < 0:
+        return False
+    end = message.find(mark, at + len(opening))
+    while end >= 0 and message[end + len(mark) : end + len(mark) + 1].strip():
+        end = message.find(mark, end + len(mark))  # inside the value: a file name's '.', a path's ':'
+    return end >= 0 and bool(message[end + len(mark) :].strip())
 
 
 def _gaps_filled(segments: tuple[str, ...], needles: tuple[str, ...], hits: list[int | None], last: int) -> bool:

@@ -156,6 +156,34 @@ def test_a_cut_or_quoted_sentence_is_no_whole_first_sentence(pasted: str) -> Non
     assert not text_evidence(parse_template(TOKENIZER), None, pasted).clause
 
 
+SIZE_MISMATCH = (
+    "Error(s) in loading state_dict for {model_class}:\n\tsize mismatch for {parameter}: copying a param with shape "
+    "{checkpoint_shape} from checkpoint, the shape in current model is {model_shape}."
+)
+
+
+def test_a_first_sentence_ending_in_a_value_and_a_mark_is_whole_only_when_the_message_stops_there() -> None:
+    template = parse_template(SIZE_MISMATCH)
+    assert text_evidence(template, None, "Error(s) in loading state_dict for DTNet:").clause
+    # The value would take any text; after the sentence's ':' the message goes on with another template's.
+    going_on = 'Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: "t", "layer.0.cl".'
+    assert not text_evidence(template, None, going_on).clause
+
+
+def test_a_message_going_on_past_a_first_sentence_answers_with_the_template_it_fits_whole() -> None:
+    general = "Error(s) in loading state_dict for {self.__class__.__name__}:\n\t{'\\n\\t'.join(error_msgs)}"
+    path = "torch/nn/modules/module.py"
+    matcher = _matcher(
+        IndexEntry("general", general, "RuntimeError", None, path, 2647, "pytorch/pytorch", False, "2.15.0"),
+        IndexEntry("size", SIZE_MISMATCH, "RuntimeError", None, path, None, "pytorch/pytorch", True),
+    )
+    pasted = (
+        'RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: "t", "l.0.cl".\n'
+        '\tUnexpected key(s) in state_dict: "", "ist.0.cl".'
+    )
+    assert matcher.match(pasted).matches[0].id == "general"
+
+
 def test_a_short_first_sentence_with_holes_inside_is_no_telling_piece() -> None:
     # Its holes take any text: a message naming four files fits it as well as one naming two.
     template = "Error no file named {a} or {b} found in directory {path}. Please make sure it was saved with them."
