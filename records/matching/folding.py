@@ -122,14 +122,17 @@ def named_libraries(text: str) -> frozenset[str]:
 
 
 def fold(
-    sites: Iterable[Site], names: frozenset[str], libraries: frozenset[str] = frozenset()
+    sites: Iterable[Site], names: frozenset[str], libraries: frozenset[str] = frozenset(), margin: float | None = None
 ) -> list[tuple[Site, tuple[Site, ...]]]:
     """Return one (answer, folded others) per cause, unless frames or named models pick files.
 
     Then the same check of several libraries folds into the answer of the one ``libraries`` (those
     the paste names) holds, else of the first in ``LIBRARY_PREFERENCE``, unless a frame is in one.
+    With a ``margin``, only the libraries whose answer ranks within it of the best one are chosen
+    among: evidence beyond a tie picks the library (a PyTorch phrase is generic text in the copies
+    of other libraries, not in PyTorch's own records).
     """
-    return _across_libraries(_per_cause(sites, names), libraries)
+    return _across_libraries(_per_cause(sites, names), libraries, margin)
 
 
 def _per_cause(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:
@@ -152,7 +155,7 @@ def _per_cause(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site,
 
 
 def _across_libraries(
-    folded: list[tuple[Site, tuple[Site, ...]]], libraries: frozenset[str]
+    folded: list[tuple[Site, tuple[Site, ...]]], libraries: frozenset[str], margin: float | None = None
 ) -> list[tuple[Site, tuple[Site, ...]]]:
     by_check: dict[tuple[str | None, str], list[tuple[Site, tuple[Site, ...]]]] = {}
     for pair in folded:
@@ -163,7 +166,9 @@ def _across_libraries(
         if len(repos) == 1 or None in repos or any(site.framed for site, _ in pairs):
             result.extend(pairs)  # one library, a curated record of no repository, or a frame that picks
             continue
-        best, kept = min(pairs, key=lambda pair: _library_order(pair[0], libraries))
+        top = max(site.rank for site, _ in pairs)
+        close = [pair for pair in pairs if margin is None or top - pair[0].rank < margin]
+        best, kept = min(close, key=lambda pair: _library_order(pair[0], libraries))
         others = [*kept, *(site for pair in pairs if pair[0] is not best for site in (pair[0], *pair[1]))]
         result.append((best, tuple(others)))
     return result

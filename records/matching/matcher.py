@@ -241,7 +241,7 @@ class Matcher:
         answers, framed = _join_reworded(answers, framed, self.thresholds.margin)
         repos = [(entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers]
         named = libraries | named_libraries(paste)
-        answers = _one_per_record(_fold(answers, framed, repos, names, named))
+        answers = _one_per_record(_fold(answers, framed, repos, names, named, margin=self.thresholds.margin))
         # Equal ranks (two libraries' wordings of one check, no frame to tell): the library the paste
         # names first, then the preferred one (``LIBRARY_PREFERENCE``), then by id for a stable order.
         libraries_of = {a.id: (entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers}
@@ -682,7 +682,13 @@ def _host_of(curated: Match, answers: list[Match]) -> Match | None:
 
 
 def _fold(
-    answers: list[Match], framed: list[bool], repos: list[str | None], names: frozenset[str], libraries: frozenset[str]
+    answers: list[Match],
+    framed: list[bool],
+    repos: list[str | None],
+    names: frozenset[str],
+    libraries: frozenset[str],
+    *,
+    margin: float | None = None,
 ) -> list[Match]:
     """Fold answers that are the same check raised in several files into one (``records.matching.folding``)."""
     sites = [
@@ -690,7 +696,7 @@ def _fold(
         for k, a in enumerate(answers)
     ]
     folded: list[Match] = []
-    for site, others in fold(sites, names, libraries):
+    for site, others in fold(sites, names, libraries, margin):
         answer = answers[site.index]
         if others and answer.line_number is None:
             # Located in its own library only: another library's copy of the check is not its line.

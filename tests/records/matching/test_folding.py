@@ -147,6 +147,18 @@ def test_the_library_a_paste_names_answers_for_its_copy(named: str) -> None:
     assert result.status == "matched" and result.matches[0].id == "theirs"
 
 
+def test_a_pytorch_phrase_folds_into_pytorch_s_own_record_not_a_copy_that_ranks_far_lower() -> None:
+    # In transformers' copy the phrase is generic text (PyTorch prints it), weighed low without a frame;
+    # PyTorch's own record is not: the evidence, not the library preference, picks the answer.
+    phrase = "Error(s) in loading state_dict for {name}:\n\t{errors}"
+    theirs = _copy_in("pytorch/pytorch", "torch/nn/modules/module.py", "torch", phrase)._replace(
+        error_class="RuntimeError"
+    )
+    ours = _entry("ours", "src/transformers/utils/loading_report.py", phrase)._replace(error_class="RuntimeError")
+    result = _matcher(ours, theirs).match("RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s)")
+    assert result.matches[0].id == "torch" and set(result.matches[0].member_ids) == {"torch", "ours"}
+
+
 def test_a_library_named_in_prose_is_not_named() -> None:
     assert named_libraries("I have two datasets and want to accelerate training with torch") == frozenset()
     assert named_libraries("import torch\nfrom peft import LoraConfig; datasets.load_dataset") == {
