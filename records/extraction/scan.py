@@ -12,7 +12,7 @@ import ast
 import re
 from collections.abc import Sequence
 
-from records.extraction.common import Located, collect_loose_message, join_message, next_nonblank
+from records.extraction.common import MAX_MESSAGE_LINES, Located, collect_loose_message, join_message, next_nonblank
 from records.extraction.lines import (
     ERROR_LEVELS,
     HEADER,
@@ -155,15 +155,44 @@ def _exception_or_inline(lines: Sequence[str], index: int, text: str) -> tuple[i
         end, message = collect_loose_message(lines, index + 1, split[1])
         error = ExtractedError(split[0], message, (), KIND_EXCEPTION_LINE)
         return end, [(end - 1, error)]
-    represented = exception_repr(lone)
+    if looks_like_code(text) and not text.startswith(_SHELL_COMMANDS):
+        # An error quoted after a shell command ('python run.py ValueError: ...') counts; so do an
+        # exception's repr and an exception line glued after its raise statement.
+        return index + 1, _code_shaped(index, text, lone)
+    represented = exception_repr(lone)  # after a label: 'error: ValueError("...")'
     if represented is not None:
         return index + 1, [(index, ExtractedError(*represented, (), KIND_EXCEPTION_LINE))]
-    if text.startswith("raise "):
-        return index + 1, [(index, ExtractedError(*split, (), KIND_INLINE)) for split in _after_raise(text)]
-    if looks_like_code(text) and not text.startswith(_SHELL_COMMANDS):
-        return index + 1, []  # an error quoted after a shell command ('python run.py ValueError: ...') counts
-    errors = [(index, ExtractedError(cls, join_message([msg]), (), KIND_INLINE)) for cls, msg in inline_errors(text)]
+    quoted = inline_errors(text)
+    if len(quoted) == 1 and quoted[0][1].endswith(":"):
+        end, message = _indented_continuation(lines, index + 1, quoted[0][1])
+        return end, [(end - 1, ExtractedError(quoted[0][0], message, (), KIND_INLINE))]
+    errors = [(index, ExtractedError(cls, join_message([msg]), (), KIND_INLINE)) for cls, msg in quoted]
     return index + 1, errors
+
+
+def _indented_continuation(lines: Sequence[str], start: int, first: str) -> tuple[int, str]:
+    """Join to a quoted message that announces more (it ends in ':') the indented lines that follow it.
+
+    'actual error: RuntimeError: Error(s) in loading state_dict for DTNet:' then tab-indented lines: Python
+    indents the rest of such a message, and chat typed after it is not indented.
+    """
+    parts = [first]
+    end = min(len(lines), start + MAX_MESSAGE_LINES)
+    i = start
+    while i < end and lines[i][:1] in (" ", "\t") and lines[i].strip():
+        parts.append(lines[i].strip())
+        i += 1
+    return i, join_message(parts)
+
+
+def _code_shaped(index: int, text: str, lone: str) -> list[Located]:
+    """Read the errors of a line shaped as code: an exception's repr, a raise with its last line glued on."""
+    represented = exception_repr(lone)
+    if represented is not None:
+        return [(index, ExtractedError(*represented, (), KIND_EXCEPTION_LINE))]
+    if text.startswith("raise "):
+        return [(index, ExtractedError(*split, (), KIND_INLINE)) for split in _after_raise(text)]
+    return []
 
 
 def exception_repr(text: str) -> tuple[str, str] | None:

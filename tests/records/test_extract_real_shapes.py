@@ -295,3 +295,21 @@ def test_a_log_line_with_tags_before_its_timestamp_is_a_log_record() -> None:
     error = extract(text).primary
     assert error is not None and error.kind == "log"
     assert error.message == "Blockwise quantization only supports 16/32-bit floats"
+
+
+def test_a_quoted_error_that_announces_more_takes_the_indented_lines_after_it() -> None:
+    text = (
+        "actual error: RuntimeError: Error(s) in loading state_dict for DTNet:\n"
+        '\tMissing key(s) in state_dict: "projection.0.weight".\n'
+        '\tUnexpected key(s) in state_dict: "module.projection.0.weight".\n'
+        "any idea what is wrong?"
+    )
+    error = extract(text).primary
+    assert error is not None and (error.kind, error.error_class) == ("inline", "RuntimeError")
+    assert error.message == (
+        "Error(s) in loading state_dict for DTNet:\n"
+        'Missing key(s) in state_dict: "projection.0.weight".\n'
+        'Unexpected key(s) in state_dict: "module.projection.0.weight".'
+    )
+    unindented = extract("it fails with RuntimeError: Error(s) in loading state_dict for DTNet:\nany idea?").primary
+    assert unindented is not None and unindented.message == "Error(s) in loading state_dict for DTNet:"
