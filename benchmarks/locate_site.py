@@ -2,7 +2,7 @@
 
 Run: ``python -m benchmarks.locate_site WHEEL_DIR PATH QUALNAME EXCEPTION`` (wheels from ``pip download
 --no-deps transformers==X``; PATH as in the wheel, ``transformers/models/auto/configuration_auto.py``;
-QUALNAME the enclosing ``Class.method``; EXCEPTION the raised class). Prints the record's ``versions``
+QUALNAME the enclosing ``Class.method`` or ``function.nested``; EXCEPTION the raised class). Prints the record's ``versions``
 (newest first; each with its own source window where it differs) and its newest source window as JSON, for a record such as ``raise KeyError(key)``, whose
 message is the key alone: the miner skips it (no literal text), yet a traceback's frame at that line
 tells the error. A release whose wheel lacks the function or holds the raise more than once is reported
@@ -32,17 +32,28 @@ def release_of(wheel: Path) -> tuple[int, ...]:
 
 
 def locate(source: str, qualname: str, exception: str) -> tuple[int, int, int] | None:
-    """Return (function start, raise line, function end) of the one ``raise EXCEPTION(...)`` in QUALNAME."""
+    """Return (function start, raise line, function end) of the one ``raise EXCEPTION(...)`` in QUALNAME.
+
+    QUALNAME is ``owner.function``: a method of a class or a function nested in another function
+    (``_compile_jinja_template.raise_exception``), or a module-level function's name alone. Owners that
+    releases renamed are given as alternatives: ``_compile_jinja_template|_cached_compile_jinja_template.f``.
+    """
     owner, _, name = qualname.rpartition(".")
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.ClassDef) or (owner and node.name != owner):
-            continue
-        for function in node.body:
+    owners = set(owner.split("|"))
+    tree = ast.parse(source)
+    scopes: list[ast.AST] = [tree] if not owner else [
+        node for node in ast.walk(tree) if isinstance(node, _SCOPES) and node.name in owners
+    ]  # fmt: skip
+    for scope in scopes:
+        for function in getattr(scope, "body", []):
             if isinstance(function, ast.FunctionDef) and function.name == name:
                 raises = [r.lineno for r in ast.walk(function) if isinstance(r, ast.Raise) and _raises(r, exception)]
                 if len(raises) == 1:
                     return function.lineno, raises[0], function.end_lineno or raises[0]
     return None
+
+
+_SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _raises(node: ast.Raise, exception: str) -> bool:

@@ -36,6 +36,18 @@ def test_locate_finds_the_raise_of_the_named_method_only() -> None:
     assert locate(twice, "_LazyConfigMapping.__getitem__", "KeyError") is None  # ambiguous: left out
 
 
+def test_locate_finds_a_function_nested_in_another_or_at_module_level() -> None:
+    source = (
+        "import jinja2\n\n\ndef _compile(template):\n    def raise_exception(message):\n"
+        "        raise jinja2.exceptions.TemplateError(message)\n\n    return template\n\n\n"
+        "def top(x):\n    raise ValueError(x)\n"
+    )
+    assert locate(source, "_compile.raise_exception", "TemplateError") == (5, 6, 6)
+    assert locate(source, "top", "ValueError") == (11, 12, 12)
+    assert locate(source, "raise_exception", "TemplateError") is None  # not at module level
+    assert locate(source, "_cached|_compile.raise_exception", "TemplateError") == (5, 6, 6)  # a renamed owner
+
+
 def test_versions_are_newest_first_with_pinned_links_and_skip_releases_without_the_site(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

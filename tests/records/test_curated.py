@@ -24,12 +24,15 @@ SHIPPED = ("transformers.jsonl.gz",)
 NOT_SHIPPED: dict[str, tuple[str, str]] = {}
 # Messages no miner can read at their raise: `requires_backends` formats `*_IMPORT_ERROR` constants and
 # raises them joined (`raise ImportError("".join(failed))`), `import_protobuf_decode_error` raises a
-# constant imported from another module, and `_LazyConfigMapping.__getitem__` raises `KeyError(key)`, a
-# message of no literal text (its record carries the raising line of every shipped release, read from
-# the wheels by `benchmarks/locate_site.py`, so a frame there answers). slug -> (filePath, the release
-# whose source was checked).
+# constant imported from another module; `_LazyConfigMapping.__getitem__` raises `KeyError(key)` and the
+# chat templates' `raise_exception(message)` a `TemplateError(message)`, messages of no literal text (their
+# records carry the raising line of every shipped release, read from the wheels by
+# `benchmarks/locate_site.py`, so a frame there answers). slug -> (filePath, the release whose source was
+# checked).
 NOT_MINED = {
     "config-mapping-unknown-model-type": ("src/transformers/models/auto/configuration_auto.py", "5.24.0"),
+    "chat-template-raise-exception": ("src/transformers/utils/chat_template_utils.py", "5.24.0"),
+    "chat-template-raise-exception-in-tokenizer-base": ("src/transformers/tokenization_utils_base.py", "4.44.2"),
     "requires-protobuf-library": ("src/transformers/utils/import_utils.py", "4.44.2"),
     "requires-sentencepiece-library": ("src/transformers/utils/import_utils.py", "4.44.2"),
     "requires-torchvision-library": ("src/transformers/utils/import_utils.py", "5.24.0"),
@@ -143,6 +146,18 @@ def _slug_of(record_id: str) -> str | None:
             'Traceback (most recent call last):\n  File "/venv/lib/python3.10/site-packages/transformers/models/auto/'
             "configuration_auto.py\", line 691, in __getitem__\n    raise KeyError(key)\nKeyError: 'qwen2_5_vl'",
             "config-mapping-unknown-model-type",
+        ),
+        (  # the chat template's own message, raised at 4.57.6's line
+            '  File "/venv/lib/python3.11/site-packages/transformers/utils/chat_template_utils.py", line 447, in '
+            "raise_exception\n    raise jinja2.exceptions.TemplateError(message)\n"
+            "jinja2.exceptions.TemplateError: System role not supported",
+            "chat-template-raise-exception",
+        ),
+        (  # 4.34 to 4.44 raised it in tokenization_utils_base.py
+            '  File "/root/env/lib/python3.9/site-packages/transformers/tokenization_utils_base.py", line 1771, in '
+            "raise_exception\n    raise TemplateError(message)\n"
+            "jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant/user/assistant/...",
+            "chat-template-raise-exception-in-tokenizer-base",
         ),
     ],
 )
