@@ -50,6 +50,11 @@ _TIMESTAMP_RE = re.compile(
     r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
 )
 _GLOG_RE = re.compile(r"([EFWI])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} {1,8}\d{1,10} [^\]\n]{1,300}\] ?")
+# PyTorch's c10 logging (NCCL watchdog, c10d): glog's prefix in brackets and without a thread id, then the
+# process group's tags: '[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught ...'.
+_C10_LOG_RE = re.compile(
+    r"\[([EFWI])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}(?: {1,8}\d{1,10})? [^\]\n]{1,300}\] ?(?:\[[\w ]{1,40}\] ?){0,2}"
+)
 _LEVEL_RE = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DEBUG|NOTICE|TRACE)\b")
 _LOGURU_LOCATION_RE = re.compile(r"[\w.<>]{1,200}:[\w<>]{1,200}:\d{1,9} - ")
 # A call, a subscript, an assignment, or a tuple assignment ('config, kwargs = AutoConfig.from_pretrained(').
@@ -58,6 +63,7 @@ _CODE_START_RE = re.compile(
 )
 
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
+_GLOG_LEVELS = ("E", "F", "W", "I")
 _LEVELS = tuple(f"{level}:" for level in ("ERROR", "CRITICAL", "FATAL", "WARNING", "WARN", "INFO", "DEBUG"))
 _LEVEL_INITIALS = frozenset(level[0] for level in _LEVELS)
 _CODE_PREFIXES = (
@@ -350,6 +356,9 @@ def parse_log_line(text: str) -> tuple[str, str] | None:
         level = text.partition(":")[0]
         if f"{level}:" in _LEVELS:
             return level, _basic_config_message(text[len(level) + 1 :])
+    if first == "[" and text[1:2] in _GLOG_LEVELS and text[2:3].isdigit():
+        c10 = _C10_LOG_RE.match(text)
+        return None if c10 is None else (c10.group(1), text[c10.end() :].strip())
     if first.isdigit() or first == "[":
         stamp = _TIMESTAMP_RE.match(text, 0, 200)
         return None if stamp is None else _timestamped(text[stamp.end() :])

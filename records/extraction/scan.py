@@ -326,7 +326,7 @@ def _unglued(token: str) -> str:
     if token.isascii():
         return token
     last = max(i for i, char in enumerate(token) if not char.isascii())
-    return token[last + 1 :] or token
+    return token[last + 1 :].lstrip(":") or token  # '报错:RuntimeError': the colon after the other script
 
 
 def _error_before(text: str, colon: int) -> tuple[str, str] | None:

@@ -97,7 +97,8 @@ class _TracebackParser:
         """Start a new traceback at a header line, noting IPython's class-in-header form."""
         self._flush_cut_off()
         before = text[: text.find(HEADER)].strip()
-        self.header_class = before if is_class_name(before) else None
+        # torch re-raises a worker's error with 'Original Traceback (most recent call last):' in its message.
+        self.header_class = before if is_class_name(before) and before != "Original" else None
         if self.header_class is not None:
             self.style = "ipython"
         self.base = indent_of(line)

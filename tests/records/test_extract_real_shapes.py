@@ -313,3 +313,33 @@ def test_a_quoted_error_that_announces_more_takes_the_indented_lines_after_it() 
     )
     unindented = extract("it fails with RuntimeError: Error(s) in loading state_dict for DTNet:\nany idea?").primary
     assert unindented is not None and unindented.message == "Error(s) in loading state_dict for DTNet:"
+
+
+def test_pytorch_s_c10_log_lines_are_error_records_without_their_tags() -> None:
+    text = (
+        "[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=7753, OpType=ALLREDUCE) ran for 600061 milliseconds before timing out.\n"
+        "[rank0]:[I1206 18:44:12.715588844 ProcessGroupNCCL.cpp:1664] [PG 1 Rank 0] dumping the flight recorder"
+    )
+    errors = extract(text).errors
+    assert [(e.kind, e.message[:44]) for e in errors] == [("log", "Watchdog caught collective operation timeout")]
+
+
+def test_a_class_glued_after_another_script_and_a_colon_is_read() -> None:
+    error = extract(
+        "GLM4支持FlashAttention2，但是报错:RuntimeError: FlashAttention only support fp16 and bf16 data type"
+    ).primary
+    assert error is not None and (error.error_class, error.kind) == ("RuntimeError", "inline")
+    assert error.message == "FlashAttention only support fp16 and bf16 data type"
+
+
+def test_torch_s_original_traceback_inside_a_reraised_message_names_no_class() -> None:
+    text = (
+        "ValueError: Caught ValueError in replica 1 on device 1.\n"
+        "Original Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.8/site-packages/torch/nn/parallel/parallel_apply.py", line 64, in _worker\n'
+        "    output = module(*input, **kwargs)\n"
+    )
+    error = extract(text).primary
+    assert error is not None and error.error_class == "ValueError"
+    assert error.message == "Caught ValueError in replica 1 on device 1."
