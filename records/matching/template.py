@@ -13,6 +13,9 @@ from functools import lru_cache
 
 # Project-written, linear patterns over record text (no nested quantifiers).
 _WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+# A path, not a URL: two separators at least ('/data/x.py', './bert/m', 'C:\\Users\\me'), so that words a
+# template writes with one ('input/output', '16/32-bit') stay (bounded runs).
+_PATH_TOKEN = re.compile(r"(?<![\w:/.~-])(?![a-z][a-z0-9+.-]{0,30}://)[\w.~:-]{0,200}(?:[/\\][\w.~-]{0,200}){2,50}")
 _SPACE = re.compile(r"\s+")
 _CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
 STOPWORDS = frozenset(
@@ -219,8 +222,14 @@ def leading_words(template: Template, count: int, skip: frozenset[str] = frozens
 
 
 def message_words(text: str) -> set[str]:
-    """Return the lowercase words of a pasted message, as ``literal_words`` sees templates."""
-    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+    """Return the lowercase words of a pasted message, as ``literal_words`` sees templates.
+
+    The words of a path ('/data/llm/models/vicuna-7b-delta') are left out: such a token is a placeholder's
+    value, and its rare words would bring in templates that happen
+    to hold them ('delta must be a float') ahead of the one whose text the message quotes. URLs stay:
+    templates quote them ('https://huggingface.co/models').
+    """
+    return {w for w in _WORD.findall(_PATH_TOKEN.sub(" ", text.lower())) if w not in STOPWORDS}
 
 
 def literal_key(template: Template) -> str:

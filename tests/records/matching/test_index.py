@@ -177,3 +177,15 @@ def test_the_kin_keys_are_checksums_of_what_folding_and_joining_compare(message:
     assert facts.text_key == index_module._checksum(cause_text(message))
     expected = index_module._checksum(opening[:40]) if len(opening) >= 40 else index_module.NO_OPENING
     assert facts.opening_key == expected
+
+
+def test_the_rare_words_of_a_path_in_the_message_bring_in_no_template() -> None:
+    tokenizer = (
+        "Can't load tokenizer for '{name}'. If you were trying to load it from 'https://huggingface.co/models', make "
+        "sure you don't have a local directory with the same name."
+    )
+    others = ["delta must be a float or int, got: {t}", "LLM needs attention_mask", "Vicuna data is not available"]
+    entries = [IndexEntry(id=f"o{k}", error_message=text) for k, text in enumerate(others)]
+    index = MatchIndex.build([*entries, IndexEntry(id="tok", error_message=tokenizer)])
+    (best,) = index.candidates("Can't load tokenizer for '/data/llm/models/vicuna-7b-delta-v1.1'", limit=1)
+    assert best.group.text == tokenizer

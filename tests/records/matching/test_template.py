@@ -10,6 +10,7 @@ from records.matching.template import (
     first_clause,
     leading_words,
     literal_words,
+    message_words,
     parse_template,
     segments_in_order,
     template_from_pattern,
@@ -101,3 +102,18 @@ def test_parse_never_fails_and_keeps_literal_text(text: str) -> None:
     assert len(template.segments) >= 1
     if "{" not in text and "}" not in text:
         assert template.segments == (text,)
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Can't load tokenizer for '/data/llm/models/vicuna-7b-delta-v1.1'", {"load", "tokenizer"}),
+        ("Path ./bert/FoBERT2-SS not found", {"path", "found"}),
+        ("C:\\Users\\me\\model.bin not found", {"found"}),
+        # A URL, and words a template writes with one slash, are the template's own.
+        ("see https://huggingface.co/models", {"https", "huggingface", "models"}),
+        ("input/output mismatch in 16/32-bit floats", {"input", "output", "mismatch", "bit", "floats"}),
+    ],
+)
+def test_message_words_leave_out_the_words_of_paths(message: str, words: set[str]) -> None:
+    assert message_words(message) == words
