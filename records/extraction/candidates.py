@@ -34,6 +34,9 @@ _ERROR_PHRASE_RE = re.compile(
     r"|(?<=E)rror occurred when executing [\w .-]{1,80}:"
     r"|(?<=!)!! Exception during processing !!!)"
 )
+# '报错' (an error was reported), '错误' (error), '异常' (exception), '出错' (went wrong), then a colon, maybe
+# after a few words ('程序报错(infer.py)：<message>').
+_CJK_PHRASE_RE = re.compile(r"(?:报错|错误|异常|出错)[^:：\n]{0,80}[:：]")
 # A JSON string field a server returns an error in: '{"error": "Error no file named ..."}'.
 _JSON_FIELD_RE = re.compile(
     r'"(?:error|message|detail|exception|msg)"\s{0,4}:\s{0,4}"((?:[^"\\\n]|\\.){12,4000})"', re.I
@@ -91,9 +94,7 @@ def _from_fences(raw: str) -> list[str]:
 def _from_phrases(text: str) -> list[str]:
     """Return what follows 'error:' in a sentence (and its continuation lines), or the next lines."""
     found: list[str] = []
-    for match, _ in zip(_ERROR_PHRASE_RE.finditer(text), range(_MAX_HITS), strict=False):
-        if text[match.start() - 1 : match.start()].isalnum():
-            continue  # 'ValueError:' is a class, read elsewhere; only the word 'error' counts here
+    for match in _phrases(text):
         line_end = text.find("\n", match.end())
         line_end = len(text) if line_end < 0 else line_end
         first = text[match.end() : line_end].strip(_DECORATION + "`")
@@ -103,6 +104,20 @@ def _from_phrases(text: str) -> list[str]:
         if block and not _not_message(block[0]):
             found.append(join_message(block))
     return found
+
+
+def _phrases(text: str) -> list[re.Match[str]]:
+    """Return the first phrases that introduce a message: 'error:', and in Chinese text '报错：' and the like."""
+    hits = [
+        match
+        for match, _ in zip(_ERROR_PHRASE_RE.finditer(text), range(_MAX_HITS), strict=False)
+        # 'ValueError:' is a class, read elsewhere; only the word 'error' counts here.
+        if not text[match.start() - 1 : match.start()].isalnum()
+    ]
+    if not text.isascii():
+        hits.extend(match for match, _ in zip(_CJK_PHRASE_RE.finditer(text), range(_MAX_HITS), strict=False))
+        hits.sort(key=lambda match: match.start())
+    return hits
 
 
 def _message_lines(text: str, *, introduced: bool = False) -> list[str]:

@@ -45,10 +45,13 @@ _PATH_SUFFIXES = (".py", ".pyx", ".pyi", ".pyw")
 
 _LOCATION_RE = re.compile(r"((?:[A-Za-z]:)?[^:\n]{1,500}):(\d{1,9}):(.*)")
 # Hydra's format (and some launchers') puts tags before the timestamp: '[PROC-0][2024-04-02 16:44:30,465][app][ERROR]'.
+# rich's RichHandler prints the time alone ('14:06:55.204 ERROR ...') and the caller's file and line at the
+# right edge ('...    model_manager.py:172'), which is no part of the message.
 _TIMESTAMP_RE = re.compile(
     r"(?:\[[\w.:-]{1,40}\]){0,3}"
-    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+    r"\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
 )
+_RIGHT_EDGE_LOCATION_RE = re.compile(r"\s{2,}[\w.-]{1,100}\.py:\d{1,9}\Z")
 _GLOG_RE = re.compile(r"([EFWI])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} {1,8}\d{1,10} [^\]\n]{1,300}\] ?")
 # PyTorch's c10 logging (NCCL watchdog, c10d): glog's prefix in brackets and without a thread id, then the
 # process group's tags: '[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught ...'.
@@ -387,7 +390,7 @@ def _timestamped(rest: str) -> tuple[str, str] | None:
     loguru = _LOGURU_LOCATION_RE.match(message)
     if loguru is not None:
         message = message[loguru.end() :]
-    return level.group(1), message.strip()
+    return level.group(1), _RIGHT_EDGE_LOCATION_RE.sub("", message).strip()
 
 
 def is_log_line(text: str) -> bool:

@@ -55,7 +55,8 @@ _SHELL_COMMANDS = ("python ", "python3 ", "$ ", "pip ")
 _RAISES_HEADINGS = frozenset({"Raises:", "Raises", "Raise:", "Exceptions:"})
 # An exception's repr with one string argument, ending the line: 'OSError('...')', 'KeyError("x")'.
 _REPR_RE = re.compile(r"""([A-Za-z_][\w.]{0,200})\((['"])((?:[^\\\n]|\\.){1,4000}?)\2\)[.,;]?\s*\Z""")
-_MAX_LABEL_CHARS = 80  # 'error: ' or 'Exception during processing: ' before a repr
+_MAX_LABEL_CHARS = 80
+_DATA_OPENERS = ("{", "[")  # 'error: ' or 'Exception during processing: ' before a repr
 
 
 def scan(text: str) -> list[Located]:
@@ -109,7 +110,7 @@ def _single_line(lines: Sequence[str], index: int, text: str) -> tuple[int, list
     if log is not None:
         level, message = log
         if level in ERROR_LEVELS:
-            return index + 1, _log_error(lines, index, message)
+            return _log_error(lines, index, message)
         text = message  # a warning or info record may still quote an exception
     error = _warnings_line(text)
     if error is not None:
@@ -117,17 +118,25 @@ def _single_line(lines: Sequence[str], index: int, text: str) -> tuple[int, list
     return _exception_or_inline(lines, index, text)
 
 
-def _log_error(lines: Sequence[str], index: int, message: str) -> list[Located]:
-    """Make an error of a log record, unless a traceback follows and says it better."""
+def _log_error(lines: Sequence[str], index: int, message: str) -> tuple[int, list[Located]]:
+    """Make an error of a log record, unless a traceback follows and says it better.
+
+    The record's message goes on over the lines after it that continue it (a logged message of several
+    lines, or one rich wrapped at the terminal's edge), up to a blank line, another record or chat.
+    """
     nxt = next_nonblank(lines, index + 1)
     if not message or (nxt is not None and HEADER in lines[nxt]):
-        return []
+        return index + 1, []
     split = split_exception_line(message, strict=True)
     if split is None:
         quoted = inline_errors(message)
         split = quoted[0] if quoted else None
     error_class, text = split if split is not None else (None, message)
-    return [(index, ExtractedError(error_class, join_message([text]), (), KIND_LOG))]
+    end = index + 1
+    if not text.startswith(_DATA_OPENERS):
+        # A record that opens data ('error_handler:{' then JSON) leaves its lines to be read on their own.
+        end, text = collect_loose_message(lines, index + 1, text)
+    return end, [(end - 1, ExtractedError(error_class, join_message([text]), (), KIND_LOG))]
 
 
 def _warnings_line(text: str) -> ExtractedError | None:

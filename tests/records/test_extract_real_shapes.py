@@ -343,3 +343,44 @@ def test_torch_s_original_traceback_inside_a_reraised_message_names_no_class() -
     error = extract(text).primary
     assert error is not None and error.error_class == "ValueError"
     assert error.message == "Caught ValueError in replica 1 on device 1."
+
+
+def test_a_message_after_a_chinese_phrase_for_error_and_a_colon_is_a_fragment() -> None:
+    text = "输入视频的时候程序报错(trans_infer_gradio.py))：Image features and image tokens do not match: tokens"
+    messages = [e.message for e in extract(text).errors]
+    assert messages[0] == "Image features and image tokens do not match: tokens"
+
+
+def test_a_rich_log_record_reads_its_time_alone_drops_its_location_and_takes_its_wrapped_lines() -> None:
+    text = (
+        "14:06:55.204 ERROR    We couldn't connect to 'https://huggingface.co' to load this file,   model_manager.py:172\n"
+        "couldn't find it in the cached files and it looks like openai/clip is not the\n"
+        "path to a directory containing a file named config.json.\n"
+        "\n"
+        "what should I do?"
+    )
+    error = extract(text).primary
+    assert error is not None and error.kind == "log"
+    assert error.message == (
+        "We couldn't connect to 'https://huggingface.co' to load this file,\n"
+        "couldn't find it in the cached files and it looks like openai/clip is not the\n"
+        "path to a directory containing a file named config.json."
+    )
+
+
+def test_a_log_record_stops_at_the_next_record_and_at_chat() -> None:
+    text = "2024-05-01 10:00:00,001 ERROR Token is invalid for this repository\n2024-05-01 10:00:01,002 INFO retrying\n"
+    (error,) = extract(text).errors
+    assert error.message == "Token is invalid for this repository"
+    chat = extract("2024-05-01 10:00:00 ERROR Token is invalid for this repository\nI don't know why.").primary
+    assert chat is not None and chat.message == "Token is invalid for this repository"
+
+
+def test_a_log_record_that_opens_data_leaves_its_lines_to_be_read() -> None:
+    text = (
+        "ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
+        '  "message": {\n'
+        '    "message": "RendezvousConnectionError: The connection to the C10d store has failed.",\n'
+    )
+    errors = extract(text).errors
+    assert any(e.error_class == "RendezvousConnectionError" for e in errors)
