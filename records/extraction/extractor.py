@@ -195,7 +195,7 @@ def _message_partner(found: list[Located], k: int) -> int | None:
 
 
 def _from_source(cut_off: ExtractedError) -> list[ExtractedError]:
-    """Read the class and the message's literal text from the raise statement a cut-off traceback quotes.
+    """Read the class and the message's literal text (maybe none) from the raise statement a cut-off traceback quotes.
 
     The statement is the one at the line IPython or rich marks as current ('❱ 1184', '---> 1184'),
     else the first; a rich box's margins and line numbers are dropped, and a string the box cut at
@@ -207,10 +207,10 @@ def _from_source(cut_off: ExtractedError) -> list[ExtractedError]:
         return _from_literal_lines(source, cut_off)
     statement = source[raise_at + len("raise ") :]
     name = _RAISED_CLASS_RE.match(statement)
-    message = _literal_text(statement)
-    if name is None or not message:
+    if name is None:
         return []
-    return [ExtractedError(name.group(0), message, cut_off.frames, KIND_CANDIDATE)]
+    # With no literal ('raise ValueError(' and the paste cut), the class and the raising line still tell.
+    return [ExtractedError(name.group(0), _literal_text(statement), cut_off.frames, KIND_CANDIDATE)]
 
 
 def _from_literal_lines(source: str, cut_off: ExtractedError) -> list[ExtractedError]:

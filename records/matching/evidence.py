@@ -168,7 +168,7 @@ class TextEvidence:
     explained: float  # share of the message that is the template's literal text (specificity)
     found_chars: int = 0  # literal characters found in order (squashed)
     consistent: bool = False  # nothing missing between found segments (a whole message or a piece)
-    literal_chars: int = 0  # the template's literal characters: how much text there is to compare
+    literal_chars: int = 0  # the template's literal characters: how much text there is to compare (0: no message)
     clause: bool = False  # the message is the template's whole first sentence (``is_first_clause``)
 
     @property
@@ -210,9 +210,18 @@ def text_evidence(
         min(1.0, template.literal_chars / max(1, len(message.strip()))),
         alignment.found_chars,
         alignment.consistent,
-        template.literal_chars,
+        comparable_chars(template.literal_chars, message),
         clause,
     )
+
+
+def comparable_chars(literal_chars: int, message: str) -> int:
+    """Return how much text a template and a message have to compare: none when the message is empty.
+
+    A traceback cut right after its raise statement ('raise ValueError(') has no message: as for a template
+    of too little text, the raising frame's line is then the evidence (``records.matching.scoring``).
+    """
+    return literal_chars if message.strip() else 0
 
 
 def text_ceiling(template: Template, message: str, alignment: Alignment) -> float:

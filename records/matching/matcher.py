@@ -31,6 +31,7 @@ from records.matching.evidence import (
     FrameHint,
     TextEvidence,
     class_evidence,
+    comparable_chars,
     gather,
     library_of,
     near_line,
@@ -270,7 +271,7 @@ class Matcher:
             scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
             best = max([best, *(item.rank for item in scored[k] or ())])
         frames = FrameNames.of(hint)
-        first = _first_ceilings(found, facts, frames)
+        first = _first_ceilings(found, facts, frames, blank=not error.message.strip())
         for k in sorted(range(len(found)), key=lambda k: -first[k]):
             if first[k] + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 break  # the rest are bounded lower still
@@ -279,7 +280,7 @@ class Matcher:
             template = found[k].group.template
             alignment = align(template.segments, error.message)
             limit = ceiling(found[k].group.members, text_ceiling(template, error.message, alignment),
-                            template.literal_chars, frames)  # fmt: skip
+                            comparable_chars(template.literal_chars, error.message), frames)  # fmt: skip
             if limit + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 continue
             items = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste), alignment)
@@ -448,8 +449,13 @@ def _scored_with(
     return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted, site)
 
 
-def _first_ceilings(found: list[Candidate], facts: list[TemplateFacts], frames: FrameNames) -> list[float]:
-    """Bound each candidate's rank before its text is compared: text at best, members in a frame's file looked at."""
+def _first_ceilings(
+    found: list[Candidate], facts: list[TemplateFacts], frames: FrameNames, *, blank: bool = False
+) -> list[float]:
+    """Bound each candidate's rank before its text is compared: text at best, members in a frame's file looked at.
+
+    blank: the message is empty, so no template has text to compare (``comparable_chars``).
+    """
     names = frames.names
     unframed: dict[int, float] = {}  # literal chars -> the bound of a template no frame's file raises
     bounds: list[float] = []
@@ -460,7 +466,8 @@ def _first_ceilings(found: list[Candidate], facts: list[TemplateFacts], frames: 
             if bound is None:
                 bound = unframed[chars] = unframed_ceiling(text_ceiling_unaligned(chars))
         else:
-            bound = ceiling(candidate.group.members, text_ceiling_unaligned(chars), chars, frames, exact=False)
+            site_chars = 0 if blank else chars
+            bound = ceiling(candidate.group.members, text_ceiling_unaligned(chars), site_chars, frames, exact=False)
         bounds.append(bound)
     return bounds
 

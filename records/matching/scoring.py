@@ -33,8 +33,9 @@ MODULAR_PENALTY = 0.08
 # often, so without a frame in the copy the PyTorch original goes first.
 OTHER_BACKEND_PENALTY = 0.03
 # The paste's raising frame is this record's file and line and the class agrees: the paste shows the
-# raise statement itself. When the template has too little text to compare ("{message}.", "{key}"),
-# that is the evidence, and it outranks a text match raised at another line.
+# raise statement itself. When the template has too little text to compare ("{message}.", "{key}"), or
+# the paste has none (a traceback cut after 'raise ValueError('), that is the evidence, and it outranks
+# a text match raised at another line.
 SITE_SCORE = 0.96
 SITE_LITERAL_CHARS = 12
 # The paste quotes the template as the source writes it, placeholders and all ('raise ValueError(f"Can't

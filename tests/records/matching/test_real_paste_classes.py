@@ -223,3 +223,21 @@ def test_two_curated_wordings_without_versions_stay_apart() -> None:
     ]
     result = _matcher(*curated).match("OSError: " + first.replace("{path}", "org/tiny-7b"))
     assert len(result.matches) == 2
+
+
+def test_a_traceback_cut_after_its_raise_statement_is_answered_by_the_raising_line() -> None:
+    path = "src/transformers/models/auto/tokenization_auto.py"
+    template = "Tokenizer class {name} does not exist or is not currently imported."
+    matcher = _matcher(
+        _mined("site", template, path, 748, "4.34.1"), _mined("other", "Bad {x} given here", path, 700, "4.34.1")
+    )
+    frames = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.9/site-packages/modelz_llm/model.py", line 39, in __init__\n'
+        "    self.tokenizer = tokenizer_cls.from_pretrained(\n"
+        '  File "/env/lib/python3.9/site-packages/transformers/models/auto/tokenization_auto.py", line {line}, in f\n'
+        "    raise ValueError(\n"
+    )
+    at_site = matcher.match(frames.format(line=748))
+    assert at_site.status == "matched" and at_site.matches[0].id == "site"
+    assert matcher.match(frames.format(line=720)).status == "unmatched"  # no raise of a record there
