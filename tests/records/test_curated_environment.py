@@ -704,6 +704,76 @@ REAL_MESSAGES = [
         "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\ncuda9.0 pytorch1.1.0 python3.6.2",
         id="jfzhang95/pytorch-deeplab-xception/issues/174",
     ),
+    pytest.param(
+        "torch-embedding-index-out-of-range",
+        "IndexError: index out of range in self",
+        id="DEEP-PolyU/KEQA_WSDM19/issues/26",
+    ),
+    pytest.param(
+        "torch-embedding-index-out-of-range",
+        "IndexError: index out of range in self",
+        id="allenai/longformer/issues/187",
+    ),
+    pytest.param(
+        "torch-tensor-size-mismatch-at-dimension",
+        "RuntimeError: The size of tensor a (150) must match the size of tensor b (152) at non-singleton dimension 3",
+        id="jiwei0921/DMRA/issues/5",
+    ),
+    pytest.param(
+        "torch-tensor-size-mismatch-at-dimension",
+        "RuntimeError: The size of tensor a (16) must match the size of tensor b (10) at non-singleton dimension 1",
+        id="gram-ai/capsule-networks/issues/28",
+    ),
+    pytest.param(
+        "torch-tensor-size-mismatch-at-dimension",
+        "RuntimeError: The size of tensor a (4015) must match the size of tensor b (8030) at non-singleton dimension 1",
+        id="philipy1219/ComfyUI-TaylorSeer/issues/22",
+    ),
+    pytest.param(
+        "torch-load-weights-only-failed",
+        "_pickle.UnpicklingError: Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\nPlease file an issue with the following so that we can make `weights_only=True` compatible with your use case: WeightsUnpickler error: Unsupported operand 118\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.",
+        id="pytorch/pytorch/issues/150998",
+    ),
+    pytest.param(
+        "torch-load-weights-only-failed",
+        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options \n\t(1) Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL pytorch_lightning.callbacks.model_checkpoint.ModelCheckpoint was not an allowed global by default. Please use `torch.serialization.add_safe_globals([ModelCheckpoint])` to allowlist this global if you trust this class/function.",
+        id="fudan-generative-vision/champ/issues/144",
+    ),
+    pytest.param(
+        "torch-load-weights-only-failed",
+        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint.\n        (1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\n        (2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n        WeightsUnpickler error: Unsupported global: GLOBAL utils.HParams was not an allowed global by default. Please use `torch.serialization.add_safe_globals([HParams])` or the `torch.serialization.safe_globals([HParams])` context manager to allowlist this global if you trust this class/function.",
+        id="0Xiaohei0/LocalAIVtuber/issues/51",
+    ),
+    pytest.param(
+        "torch-tensor-from-ragged-sequences",
+        "ValueError: expected sequence of length 517 at dim 1 (got 512)",
+        id="lonePatient/BERT-NER-Pytorch/issues/97",
+    ),
+    pytest.param(
+        "torch-tensor-from-ragged-sequences",
+        "ValueError: expected sequence of length 303 at dim 1 (got 304)",
+        id="DefuLi/Emotional-Analysis-Transformers2.0-Bert/issues/2",
+    ),
+    pytest.param(
+        "torch-tensor-from-ragged-sequences",
+        "ValueError: expected sequence of length 80 at dim 1 (got 81)",
+        id="songyouwei/ABSA-PyTorch/issues/114",
+    ),
+    pytest.param(
+        "torch-loss-batch-size-mismatch",
+        "ValueError: Expected input batch_size (60) to match target batch_size (10).",
+        id="pytorch/pytorch/issues/139031",
+    ),
+    pytest.param(
+        "torch-loss-batch-size-mismatch",
+        "ValueError: Expected input batch_size (4) to match target batch_size (1).",
+        id="xinge008/Cylinder3D/issues/128",
+    ),
+    pytest.param(
+        "torch-loss-batch-size-mismatch",
+        "ValueError: Expected input batch_size (1216) to match target batch_size (1280)",
+        id="gauthierdmn/question_generation/issues/4",
+    ),
 ]
 
 
