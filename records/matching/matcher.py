@@ -759,13 +759,15 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     located = min(newest_first, key=lambda entry: _location_key(entry, hint, versions))
     best = max(members, key=lambda m: m.rank)
     raising = hint.raising_line if hint is not None else None
+    # A curated record that carries its releases' lines (a message of no literal text) lists them as a mined site does.
+    sited = [*mined, *(m for m in curated if (m.site or m.entry).library_version)]
     on_line = {
-        release for m in mined if m.evidence.same_line for release, line in m.releases if near_line(raising, line)
+        release for m in sited if m.evidence.same_line for release, line in m.releases if near_line(raising, line)
     }
-    if len(mined) == 1:  # a site's releases are listed newest first
-        versions_seen = tuple(release for release, _ in mined[0].releases if release)
+    if len(sited) == 1:  # a site's releases are listed newest first
+        versions_seen = tuple(release for release, _ in sited[0].releases if release)
     else:
-        versions_seen = _newest_first(release for m in mined for release, _ in m.releases)
+        versions_seen = _newest_first(release for m in sited for release, _ in m.releases)
     return Match(
         id=shown.entry.record_id,
         score=best.score,

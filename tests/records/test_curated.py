@@ -177,3 +177,14 @@ def test_a_message_assembled_at_run_time_is_answered_by_its_curated_record(paste
 def test_a_bare_key_error_is_answered_only_at_the_mapping_s_raising_line(paste: str) -> None:
     best = shipped_matcher().match(paste).best
     assert best is None or _slug_of(best.id) != "config-mapping-unknown-model-type"
+
+
+def test_a_curated_record_with_its_releases_lines_lists_them_as_a_mined_site_does() -> None:
+    paste = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.10/site-packages/transformers/models/auto/'
+        "configuration_auto.py\", line 691, in __getitem__\n    raise KeyError(key)\nKeyError: 'qwen2_5_vl'"
+    )
+    best = shipped_matcher().match(paste).best
+    assert best is not None and _slug_of(best.id) == "config-mapping-unknown-model-type"
+    assert len(best.versions) == 53 and best.versions[0] == "5.24.0" and best.versions[-1] == "4.30.2"
+    assert best.line_versions == ("4.43.4",) and best.located_version == "4.43.4" and best.line_number == 691
