@@ -238,7 +238,7 @@ class Matcher:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, hint, versions or {}) for group in groups.values()]
         framed = [any(m.evidence.frame > 0 or m.quoted for m in group.members) for group in groups.values()]
-        answers, framed = _join_curated(answers, framed)
+        answers, framed = _join_curated(answers, framed, self.thresholds.margin)
         answers, framed = _join_reworded(answers, framed, self.thresholds.margin)
         repos = [(entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers]
         named = libraries | named_libraries(paste)
@@ -571,21 +571,22 @@ def _one_per_record(answers: Iterable[Match]) -> list[Match]:
     return list(best.values())
 
 
-def _join_curated(answers: list[Match], framed: list[bool]) -> tuple[list[Match], list[bool]]:
+def _join_curated(answers: list[Match], framed: list[bool], margin: float = 0.0) -> tuple[list[Match], list[bool]]:
     """Join a curated record that names no line with the mined raise site whose text it opens.
 
     A curated record may quote only the start of a long message (its first paragraph). Raised in the
     same file with the same class, it is that site: its text is shown, the mined location kept.
+    ``margin``: how far below a site whose message is a value alone its text may rank (``_host_of``).
     """
     kept: list[Match] = []
     kept_framed: list[bool] = []
     for answer, frame in zip(answers, framed, strict=True):
-        host = None if answer.line_number is not None else _host_of(answer, answers)
+        host = None if answer.line_number is not None else _host_of(answer, answers, margin)
         if host is None:
             kept.append(answer)
             kept_framed.append(frame)
     for answer in answers:
-        host = None if answer.line_number is not None else _host_of(answer, answers)
+        host = None if answer.line_number is not None else _host_of(answer, answers, margin)
         if host is not None:
             k = next(i for i, a in enumerate(kept) if a is host)
             kept[k] = replace(
@@ -675,15 +676,21 @@ def _instance_of(general: str, specific: str) -> bool:
     return segments_in_order(template.segments, parse_template(specific).literal) == 1.0
 
 
-def _host_of(curated: Match, answers: list[Match]) -> Match | None:
-    """Return the mined answer in the curated one's file, of its class, whose text starts with its text."""
+def _host_of(curated: Match, answers: list[Match], margin: float = 0.0) -> Match | None:
+    """Return the located answer in the curated one's file, of its class, whose text starts with its text.
+
+    A site whose message is a value alone ('{message}': a chat template's own words) hosts a text that fits
+    the paste about as well as the site does (within ``margin``): one of the values the site raises, the
+    one pasted.
+    """
     opening = squashed_literal(curated.error_message)
     for other in answers:
         if other is curated or other.line_number is None or other.file_path != curated.file_path:
             continue
         if short_class(other.error_class) != short_class(curated.error_class):
             continue
-        if opening and squashed_literal(other.error_message).startswith(opening):
+        hosted = squashed_literal(other.error_message)
+        if opening and (hosted.startswith(opening) or (not hosted and other.rank - curated.rank < margin)):
             return other
     return None
 

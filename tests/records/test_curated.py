@@ -33,6 +33,9 @@ NOT_MINED = {
     "config-mapping-unknown-model-type": ("src/transformers/models/auto/configuration_auto.py", "5.24.0"),
     "chat-template-raise-exception": ("src/transformers/utils/chat_template_utils.py", "5.24.0"),
     "chat-template-raise-exception-in-tokenizer-base": ("src/transformers/tokenization_utils_base.py", "4.44.2"),
+    # Two messages chat templates raise most (Mistral's and Llama 2's, Gemma's), for pastes of the last line alone.
+    "chat-template-roles-must-alternate": ("src/transformers/utils/chat_template_utils.py", "5.24.0"),
+    "chat-template-system-role-not-supported": ("src/transformers/utils/chat_template_utils.py", "5.24.0"),
     "requires-protobuf-library": ("src/transformers/utils/import_utils.py", "4.44.2"),
     "requires-sentencepiece-library": ("src/transformers/utils/import_utils.py", "4.44.2"),
     "requires-torchvision-library": ("src/transformers/utils/import_utils.py", "5.24.0"),
@@ -150,7 +153,7 @@ def _slug_of(record_id: str) -> str | None:
         (  # the chat template's own message, raised at 4.57.6's line
             '  File "/venv/lib/python3.11/site-packages/transformers/utils/chat_template_utils.py", line 447, in '
             "raise_exception\n    raise jinja2.exceptions.TemplateError(message)\n"
-            "jinja2.exceptions.TemplateError: System role not supported",
+            "jinja2.exceptions.TemplateError: Only user and assistant roles are supported!",
             "chat-template-raise-exception",
         ),
         (  # 4.34 to 4.44 raised it in tokenization_utils_base.py
@@ -188,3 +191,23 @@ def test_a_curated_record_with_its_releases_lines_lists_them_as_a_mined_site_doe
     assert best is not None and _slug_of(best.id) == "config-mapping-unknown-model-type"
     assert len(best.versions) == 53 and best.versions[0] == "5.24.0" and best.versions[-1] == "4.30.2"
     assert best.line_versions == ("4.43.4",) and best.located_version == "4.43.4" and best.line_number == 691
+
+
+@pytest.mark.parametrize(
+    ("last_line", "slug"),
+    [
+        ("Conversation roles must alternate user/assistant/user/assistant/...", "chat-template-roles-must-alternate"),
+        ("System role not supported", "chat-template-system-role-not-supported"),
+    ],
+)
+def test_a_chat_template_s_common_message_is_answered_with_or_without_its_frame(last_line: str, slug: str) -> None:
+    bare = shipped_matcher().match(f"jinja2.exceptions.TemplateError: {last_line}").best
+    assert bare is not None and _slug_of(bare.id) == slug
+    framed = shipped_matcher().match(
+        '  File "/venv/lib/python3.11/site-packages/transformers/utils/chat_template_utils.py", line 447, in '
+        f"raise_exception\n    raise jinja2.exceptions.TemplateError(message)\njinja2.exceptions.TemplateError: {last_line}"
+    )
+    # One answer: the message's own text, at the site's raising line (4.57.6's; its neighbours' are a line off).
+    assert framed.status == "matched" and framed.best is not None and _slug_of(framed.best.id) == slug
+    assert framed.best.line_number == 447 and framed.best.located_version == "4.57.6"
+    assert "4.57.6" in framed.best.line_versions and len(framed.best.versions) == 38
