@@ -55,8 +55,8 @@ _SHELL_COMMANDS = ("python ", "python3 ", "$ ", "pip ")
 _RAISES_HEADINGS = frozenset({"Raises:", "Raises", "Raise:", "Exceptions:"})
 # An exception's repr with one string argument, ending the line: 'OSError('...')', 'KeyError("x")'.
 _REPR_RE = re.compile(r"""([A-Za-z_][\w.]{0,200})\((['"])((?:[^\\\n]|\\.){1,4000}?)\2\)[.,;]?\s*\Z""")
-_MAX_LABEL_CHARS = 80
-_DATA_OPENERS = ("{", "[")  # 'error: ' or 'Exception during processing: ' before a repr
+_MAX_LABEL_CHARS = 80  # 'error: ' or 'Exception during processing: ' before a repr
+_DATA_OPENERS = ("{", "[")  # a log record that opens JSON or a list
 
 
 def scan(text: str) -> list[Located]:
@@ -164,13 +164,13 @@ def _exception_or_inline(lines: Sequence[str], index: int, text: str) -> tuple[i
         end, message = collect_loose_message(lines, index + 1, split[1])
         error = ExtractedError(split[0], message, (), KIND_EXCEPTION_LINE)
         return end, [(end - 1, error)]
-    if looks_like_code(text) and not text.startswith(_SHELL_COMMANDS):
-        # An error quoted after a shell command ('python run.py ValueError: ...') counts; so do an
-        # exception's repr and an exception line glued after its raise statement.
-        return index + 1, _code_shaped(index, text, lone)
-    represented = exception_repr(lone)  # after a label: 'error: ValueError("...")'
+    represented = exception_repr(lone)
     if represented is not None:
         return index + 1, [(index, ExtractedError(*represented, (), KIND_EXCEPTION_LINE))]
+    if looks_like_code(text) and not text.startswith(_SHELL_COMMANDS):
+        # An error quoted after a shell command ('python run.py ValueError: ...') counts, and so does an
+        # exception line glued after its raise statement.
+        return index + 1, [(index, ExtractedError(*split, (), KIND_INLINE)) for split in _after_raise(text)]
     quoted = inline_errors(text)
     if len(quoted) == 1 and quoted[0][1].endswith(":"):
         end, message = _indented_continuation(lines, index + 1, quoted[0][1])
@@ -192,16 +192,6 @@ def _indented_continuation(lines: Sequence[str], start: int, first: str) -> tupl
         parts.append(lines[i].strip())
         i += 1
     return i, join_message(parts)
-
-
-def _code_shaped(index: int, text: str, lone: str) -> list[Located]:
-    """Read the errors of a line shaped as code: an exception's repr, a raise with its last line glued on."""
-    represented = exception_repr(lone)
-    if represented is not None:
-        return [(index, ExtractedError(*represented, (), KIND_EXCEPTION_LINE))]
-    if text.startswith("raise "):
-        return [(index, ExtractedError(*split, (), KIND_INLINE)) for split in _after_raise(text)]
-    return []
 
 
 def exception_repr(text: str) -> tuple[str, str] | None:
@@ -240,7 +230,7 @@ def _after_raise(text: str) -> list[tuple[str, str]]:
     'raise AttributeError(f"...") AttributeError: 'Model' object has no attribute 'x'': the last line
     follows a closing parenthesis of the statement.
     """
-    close = text.find(") ")
+    close = text.find(") ") if text.startswith("raise ") else -1
     for _ in range(_MAX_COLONS):
         if close < 0:
             break
