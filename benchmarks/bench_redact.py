@@ -83,6 +83,11 @@ def pastes() -> dict[str, str]:
         "token= flood": _fill(lambda _: "token="),
         "home flood": _fill(lambda _: "/home/"),
         "unicode": _fill(lambda _: "Ошибка: файл "),
+        # Percent escapes are decoded and the text scanned once more: one escape every 3 bytes, alone, in
+        # runs that spell UTF-8 characters, and in labelled values.
+        "%XX flood": _fill(lambda _: "a%41"),
+        "%-UTF-8 flood": _fill(lambda _: "%C2%A8"),
+        "%-labelled flood": _fill(lambda i: f"password=%C2%A8x{i}&"),
         # Every hint present, so no rule is skipped, and a real finding every few bytes.
         "kitchen sink": _fill(lambda i: _SINK[i % len(_SINK)]),
         "real hf tokens": _fill(lambda i: f"hf_FAKE{i:030d} "),

@@ -177,11 +177,12 @@ def _find(text: str) -> _Found:
     found = _Found()
     screen = Screen(safe)
     _scan_rules(safe, present, found, screen, personal=True)
-    for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found)):
+    percent = _scanner.percent_decoded(safe)  # decoded once: a paste of escapes costs a step for each
+    for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found), decoded=percent):
         found.add(start, end, kind)
     # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written; a value
     # labelled inside an escaped JSON string ('{\\"api_key\\": \\"...\\"}') is between no quotes as written.
-    for decoded in (_scanner.percent_decoded(safe), _scanner.json_unescaped(safe)):
+    for decoded in (percent, _scanner.json_unescaped(safe)):
         if decoded is not None:
             _scan_decoded(*decoded, found)
     return found

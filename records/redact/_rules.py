@@ -8,6 +8,7 @@ e-mail addresses.
 
 from __future__ import annotations
 
+import json
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,7 +82,53 @@ def labelled_value(value: str, screen: Screen | None = None) -> bool:
         return False  # PWD=/home/alice/proj is a directory, left to home_user
     if nested or value.lower() in _NOT_SECRETS or _escaped_start(value):
         return False
-    return any(map(str.isalnum, value)) and _random(value, screen)
+    return _holds_letter_or_digit(value) and _random(value, screen)
+
+
+def _holds_letter_or_digit(value: str) -> bool:
+    """Tell whether a value holds a letter or digit as it reads once its JSON and URL escapes are decoded.
+
+    JSON spells '¨' as a backslash, 'u' and '00a8', a URL query as '%C2%A8': a password of punctuation so
+    escaped holds letters and digits as written, and none as read.
+    """
+    if "\\" not in value and "%" not in value:
+        return any(map(str.isalnum, value))
+    return any(map(str.isalnum, _percent_decoded(_json_decoded(value))))
+
+
+def _json_decoded(value: str) -> str:
+    """Return value read as the inside of a JSON string, or value itself when it reads as none."""
+    if "\\" not in value:
+        return value
+    try:
+        decoded = json.loads(f'"{value}"')
+    except ValueError:
+        return value
+    return decoded if isinstance(decoded, str) else value
+
+
+def _percent_decoded(value: str) -> str:
+    """Return value with its '%XX' escapes decoded as UTF-8 (an undecodable byte becomes U+FFFD)."""
+    if "%" not in value:
+        return value
+    pieces = value.split("%")
+    raw = bytearray(pieces[0].encode("utf-8", "surrogatepass"))
+    for piece in pieces[1:]:
+        escape = piece[:2]
+        escaped = len(escape) == 2 and all(c in string.hexdigits for c in escape)
+        raw.append(int(escape, 16) if escaped else ord("%"))
+        raw += piece[2 if escaped else 0 :].encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
+
+
+def _url_login(value: str) -> bool:
+    """Accept URL credentials ('user:password') unless, decoded, the user or password starts or ends with a space.
+
+    'https://url:8000%20@something%20else' is a URL and then a word: its ' @' is no credentials' end.
+    """
+    if "%" not in value:
+        return True
+    return all(part == part.strip() for part in _percent_decoded(value).split(":", 1))
 
 
 def _escaped_start(value: str) -> bool:
@@ -423,7 +470,13 @@ RULES: tuple[Rule, ...] = (
         ),
         ("secret",),
     ),
-    Rule("url_credentials", compile_pattern(f"{URL_SCHEME}{URL_CREDENTIALS}@"), ("://",), locate=_url_credentials),
+    Rule(
+        "url_credentials",
+        compile_pattern(f"{URL_SCHEME}{URL_CREDENTIALS}@"),
+        ("://",),
+        _url_login,
+        locate=_url_credentials,
+    ),
     Rule(
         "bearer_token",
         # 'Token' is the scheme of Django REST framework and GitHub's older API, only after the header name.

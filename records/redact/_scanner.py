@@ -10,10 +10,13 @@ Allowlists that need a file path or a commit never apply to a paste and are left
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import json
+import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from types import EllipsisType
 
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
@@ -83,7 +86,7 @@ def rules(microsoft: bool = True) -> tuple[tuple[ScannerRule, ...], Allow]:
 
 # Cached on the flag itself: a cache on rules() would hold rules() and rules(True) apart and compile every
 # rule twice (twice the start-up time, and twice the objects each full garbage collection walks).
-@cache
+@functools.cache
 def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
     table = json.loads(_gitleaks_rules.RULES_JSON)
     if microsoft:
@@ -150,7 +153,6 @@ def _kept(rule: ScannerRule, glob: Allow, secret: str, whole: str, line: str, *,
 # in an escaped JSON string at '\\"'. Matching runs on a view of the text in which those become what gitleaks
 # expects, character for character, so offsets still hold. Percent-encoded text is matched once more decoded.
 _VIEW = (("&", " "), ('\\"', ' "'), ("\\'", " '"))
-_PERCENT = compile_spans(r"%[0-9A-Fa-f]{2}")
 
 
 def view(text: str) -> str:
@@ -161,49 +163,115 @@ def view(text: str) -> str:
     return text
 
 
-def _decoded(text: str) -> tuple[str, list[int], list[int]] | None:
-    """Return text percent-decoded (one character per escape) and where each escape sat, or None without any."""
-    pieces: list[str] = []
-    at_decoded: list[int] = []
-    at_original: list[int] = []
-    position = 0
-    length = 0
-    for match in _PERCENT.finditer(text):
-        start = match.start()
-        pieces.append(text[position:start])
-        length += start - position
-        at_decoded.append(length)
-        at_original.append(start)
-        pieces.append(chr(int(text[start + 1 : start + 3], 16)))
-        length += 1
-        position = match.end()
-    if not at_decoded:
+@dataclass(frozen=True, slots=True)
+class _Escapes:
+    """Where each decoded escape sits in the decoded text and in the original, and how long it was there."""
+
+    at_decoded: list[int]
+    at_original: list[int]
+    widths: list[int]
+
+
+_HEX_PAIRS = {f"{high}{low}": int(f"{high}{low}", 16) for high in string.hexdigits for low in string.hexdigits}
+
+
+def _decoded(text: str) -> tuple[str, _Escapes] | None:
+    """Return text percent-decoded and where each escape sat, or None without any.
+
+    A run of escapes that spells one character in UTF-8 ('%C2%A8') becomes that character; any other escape
+    becomes the character of its byte's value, so '%C2' alone reads as 'Â'. The text is split at each '%'
+    (one call in C) rather than searched escape by escape: a paste of thousands of escapes costs a
+    dictionary lookup each, not a call into the regex engine each.
+    """
+    pieces = text.split("%")
+    if len(pieces) == 1:
         return None
-    pieces.append(text[position:])
-    return "".join(pieces), at_decoded, at_original
+    out = [pieces[0]]
+    escapes = _Escapes([], [], [])
+    run: list[int] = []  # the bytes of adjacent escapes not yet decoded, the first one's '%' at run_at
+    run_at = 0
+    original = length = len(pieces[0])  # where the next piece's '%' sits, in the text and decoded
+    hex_pairs, add = _HEX_PAIRS.get, out.append
+    at_decoded, at_original, widths = escapes.at_decoded.append, escapes.at_original.append, escapes.widths.append
+    for piece in pieces[1:]:
+        byte = hex_pairs(piece[:2])
+        if byte is not None:
+            if not run:
+                run_at = original
+            run.append(byte)
+        if byte is None or len(piece) > 2:
+            if len(run) == 1:  # most escapes stand alone: spared _flush's calls, the byte is the character
+                at_decoded(length)
+                at_original(run_at)
+                widths(3)
+                add(chr(run.pop()))
+                length += 1
+            elif run:
+                length = _flush(run, run_at, length, out, escapes)
+                run.clear()
+            rest = piece[2:] if byte is not None else "%" + piece
+            add(rest)
+            length += len(rest)
+        original += len(piece) + 1
+    if run:
+        _flush(run, run_at, length, out, escapes)
+    if not escapes.at_decoded:
+        return None
+    return "".join(out), escapes
 
 
-def _original(offset: int, at_decoded: list[int], at_original: list[int], end: bool) -> int:
-    """Map an offset in decoded text back to the original (an escape counts three characters)."""
-    index = bisect.bisect_right(at_decoded, offset - 1 if end else offset) - 1
+# What Python's 'surrogateescape' makes of a byte that is no part of a UTF-8 character, back to the character
+# of the byte's value.
+_LONE_BYTES = {0xDC80 + offset: 0x80 + offset for offset in range(0x80)}
+
+
+def _flush(run: list[int], at: int, length: int, out: list[str], escapes: _Escapes) -> int:
+    """Decode a run of adjacent escapes whose first '%' sits at ``at``; return the decoded length after it.
+
+    The run is decoded in one call; only a run that holds a character of several bytes is then measured
+    character by character.
+    """
+    count = len(run)
+    if max(run) < 0x80:  # one character per escape
+        out.append(bytes(run).decode("latin-1"))
+        escapes.at_decoded.extend(range(length, length + count))
+        escapes.at_original.extend(range(at, at + 3 * count, 3))
+        escapes.widths.extend([3] * count)
+        return length + count
+    decoded = bytes(run).decode("utf-8", "surrogateescape")
+    widths = [3 * len(character.encode("utf-8", "surrogateescape")) for character in decoded]
+    escapes.at_decoded.extend(range(length, length + len(decoded)))
+    escapes.at_original.extend(itertools.accumulate(widths[:-1], initial=at))
+    escapes.widths.extend(widths)
+    out.append(decoded.translate(_LONE_BYTES))
+    return length + len(decoded)
+
+
+def _original(offset: int, escapes: _Escapes, end: bool) -> int:
+    """Map an offset in decoded text back to the original (an escaped character counts its escapes' width)."""
+    index = bisect.bisect_right(escapes.at_decoded, offset - 1 if end else offset) - 1
     if index < 0:
         return offset
-    shift = at_original[index] - at_decoded[index]
-    inside = offset - at_decoded[index]
+    at_decoded, at_original, width = escapes.at_decoded[index], escapes.at_original[index], escapes.widths[index]
+    inside = offset - at_decoded
     if inside == 0 or (end and inside == 1):
-        return at_original[index] + (3 if end else 0)
-    return offset + shift + 2
+        return at_original + (width if end else 0)
+    return offset + at_original - at_decoded + width - 1
 
 
-def percent_decoded(text: str) -> tuple[str, Callable[[int, int], tuple[int, int]]] | None:
+# A text percent-decoded, and the map from a span in it back to the text.
+PercentDecoded = tuple[str, Callable[[int, int], tuple[int, int]]]
+
+
+def percent_decoded(text: str) -> PercentDecoded | None:
     """Return text percent-decoded and a map from a span in it back to the original, or None without escapes."""
     decoded = _decoded(text) if "%" in text else None
     if decoded is None:
         return None
-    plain, at_decoded, at_original = decoded
+    plain, escapes = decoded
 
     def back(start: int, end: int) -> tuple[int, int]:
-        return _original(start, at_decoded, at_original, end=False), _original(end, at_decoded, at_original, end=True)
+        return _original(start, escapes, end=False), _original(end, escapes, end=True)
 
     return plain, back
 
@@ -236,7 +304,7 @@ def keywords() -> frozenset[str]:
     return frozenset(k for rule in rules()[0] for k in rule.keywords)
 
 
-@cache
+@functools.cache
 def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder(keywords())
 
@@ -252,6 +320,8 @@ def scan(
     microsoft: bool = True,
     screen: Screen | None = None,
     dominated: Dominated | None = None,
+    *,
+    decoded: PercentDecoded | EllipsisType | None = ...,
 ) -> Iterator[tuple[str, int, int]]:
     """Yield (kind, start, end) of every secret the rules find in text.
 
@@ -259,13 +329,14 @@ def scan(
     microsoft=False runs gitleaks' rules alone (to judge gitleaks' own fixtures by gitleaks); screen: the
     text's Screen, when the caller has one (what it knows serves both); dominated: tells the candidates
     whose finding the caller would drop whatever the checks said, which are then left unchecked (and
-    may be yielded or not).
+    may be yielded or not); decoded: what percent_decoded gives for text, when the caller has it.
     """
     if present is None:
         present = _finder()(text.lower())
     screen = screen if screen is not None else Screen(text)
     yield from _scan_view(text, present, microsoft, screen, dominated)
-    decoded = percent_decoded(text)
+    if decoded is ...:
+        decoded = percent_decoded(text)
     if decoded is not None:
         plain, back = decoded
         for kind, start, end in _scan_view(plain, _finder()(plain.lower()), microsoft, Screen(plain)):
@@ -318,7 +389,7 @@ def _candidates(rule: ScannerRule, text: str, dominated: Dominated | None) -> It
     return rule.pattern.spans(text, lambda start, end: dominated(kind, start, end))
 
 
-@cache
+@functools.cache
 def _generic() -> tuple[ScannerRule, Allow, Checks] | None:
     compiled, glob = rules()
     rule = next((rule for rule in compiled if rule.kind == "generic_api_key"), None)

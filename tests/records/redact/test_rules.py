@@ -68,6 +68,15 @@ def test_slack_and_openai_keys() -> None:
         ("<your password>", False),
         ("a = b", False),  # a nested assignment, not a value
         ("***", False),
+        # Punctuation escaped as JSON or for a URL holds letters and digits only as written.
+        (",.:-\\u00a8@*\\u00bf?!", False),
+        (",.:-%C2%A8@*%C2%BF%3F!", False),
+        ("%22%C2%BF%22", False),
+        # Escapes of letters, and escapes beside letters, leave a value that holds them.
+        ("\\u00e9t\\u00e9", True),
+        ("p%40ss%2Cw0rd", True),
+        ("x%41%42", True),
+        ("\\q%ZZ", True),  # no JSON string and no escape: read as written
     ],
 )
 def test_labelled_values(value: str, accepted: bool) -> None:
@@ -264,3 +273,36 @@ def test_values_labelled_inside_an_escaped_json_string_are_redacted_in_place() -
     # The markers replace the values alone: the escaped quotes around them are kept as they were.
     assert '\\"[REDACTED:softlayer_key]\\"' in result.text and '\\"[REDACTED:password]\\"' in result.text
     assert result.text.endswith('\\"}", "retries": 3}')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://api.example.com/v1/items?q=password%20=%20%22,.:-%C2%A8@*%C2%BF%3F!%22&page=2",
+        '{"config": "password = \\",.:-\\u00a8@*\\u00bf?!\\"", "retries": 3}',
+    ],
+)
+def test_a_labelled_value_of_escaped_punctuation_redacts_nothing(text: str) -> None:
+    assert redact(text).findings == ()
+
+
+def test_a_labelled_value_with_escaped_punctuation_and_a_letter_is_redacted() -> None:
+    text = "https://api.example.com/v1/items?q=secrete%20=%20%22A,.:-%C2%A8@*%C2%BF%3F!%22&page=2"
+    assert "A,.:-%C2%A8" not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        ("for url: https://api.example.com/v1?q=https://url:8000%20@something%20else&page=2", None),
+        ("for url: https://api.example.com/v1?q=https://url:%208000@something", None),
+        ("postgresql://alice:my%20s3cret@db.example.com/app", "alice:my%20s3cret"),
+        ("https://bob:p%40ss%2Fw0rd@example.com/", "bob:p%40ss%2Fw0rd"),
+    ],
+)
+def test_url_credentials_read_decoded_start_and_end_with_no_space(text: str, redacted: str | None) -> None:
+    result = redact(text)
+    if redacted is None:
+        assert [f.kind for f in result.findings if f.kind == "url_credentials"] == []
+    else:
+        assert redacted not in result.text and "[REDACTED:url_credentials]" in result.text
