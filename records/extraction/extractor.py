@@ -35,6 +35,9 @@ MAX_ERRORS = 50  # errors reported per paste: the primary and the others nearest
 
 # torchrun, and accelerate's --tee, prefix every line of each worker's output with its rank.
 _RANK_PREFIX_RE = re.compile(r"^\[(?:rank|default)\d{1,6}\]: ?", re.MULTILINE)
+# The same prefix further along a rank's line: an issue title or a log that lost its newlines
+# ('[rank2]: max_cache_length = ... [rank2]: AttributeError: ...') holds several lines in one.
+_GLUED_RANK_RE = re.compile(r"[ \t]+(?=\[(?:rank|default)\d{1,6}\]: )")
 
 # Python 3.11's ExceptionGroup tracebacks draw each sub-exception inside a '|' margin.
 _GROUP_HEADER = "Exception Group Traceback (most recent call last)"
@@ -110,12 +113,13 @@ def _scan_streams(text: str) -> list[Located]:
     if _RANK_PREFIX_RE.search(text) is None:
         return scan(text)
     streams: dict[str, tuple[list[str], list[int]]] = {}
-    for number, line in enumerate(text.split("\n")):
-        prefix = _RANK_PREFIX_RE.match(line)
-        key = prefix.group(0).strip() if prefix else ""
-        lines, origins = streams.setdefault(key, ([], []))
-        lines.append(line[prefix.end() :] if prefix else line)
-        origins.append(number)
+    for number, whole in enumerate(text.split("\n")):
+        for line in _GLUED_RANK_RE.split(whole) if _RANK_PREFIX_RE.match(whole) else (whole,):
+            prefix = _RANK_PREFIX_RE.match(line)
+            key = prefix.group(0).strip() if prefix else ""
+            lines, origins = streams.setdefault(key, ([], []))
+            lines.append(line[prefix.end() :] if prefix else line)
+            origins.append(number)
     found: list[Located] = []
     for lines, origins in streams.values():
         found.extend((origins[index], error) for index, error in scan("\n".join(lines)))

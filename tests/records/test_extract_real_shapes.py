@@ -384,3 +384,19 @@ def test_a_log_record_that_opens_data_leaves_its_lines_to_be_read() -> None:
     )
     errors = extract(text).errors
     assert any(e.error_class == "RendezvousConnectionError" for e in errors)
+
+
+def test_rank_prefixed_lines_glued_into_one_are_read_apart() -> None:
+    # An issue title (hiyouga/LlamaFactory#8048): torchrun's output with its newlines lost.
+    glued = (
+        "[rank2]: max_cache_length = past_key_values.get_max_length() [rank2]: ^^^^^^^^^^^^^^ "
+        "[rank2]: AttributeError: 'DynamicCache' object has no attribute 'get_max_length'. Did you mean:"
+    )
+    error = extract(glued).primary
+    assert error is not None
+    assert error.error_class == "AttributeError"
+    assert error.message.startswith("'DynamicCache' object has no attribute 'get_max_length'")
+    # A rank prefix quoted in the middle of a line that opens with none is left alone.
+    quoted = "RuntimeError: see the log line [rank0]: Watchdog caught collective operation timeout"
+    kept = extract(quoted).primary
+    assert kept is not None and kept.message.endswith("[rank0]: Watchdog caught collective operation timeout")
