@@ -33,6 +33,10 @@ LIBRARY_TAG = {
     "huggingface/safetensors": "safetensors",
     "huggingface/accelerate": "accelerate",
     "vllm-project/vllm": "vllm",
+    # Python's own errors whose cause is a transformers release (a name, argument or cache member it lacks)
+    # or a package the running interpreter lacks.
+    "huggingface/transformers": "transformers",
+    "python/cpython": "python",
 }
 
 
@@ -774,6 +778,111 @@ REAL_MESSAGES = [
         "ValueError: Expected input batch_size (1216) to match target batch_size (1280)",
         id="gauthierdmn/question_generation/issues/4",
     ),
+    pytest.param(
+        "tokenizers-truncation-sequence-too-short",
+        "1. Send a long question together with whatever context that would require truncation.\n2. See: Exception: Truncation error: Sequence to truncate too short to respect the provided max_length",
+        id="huggingface/transformers/issues/23654",
+    ),
+    pytest.param(
+        "tokenizers-truncation-sequence-too-short",
+        "RoBERTa: Truncation error: Sequence to truncate too short to respect the provided max_length",
+        id="huggingface/transformers/issues/12880",
+    ),
+    pytest.param(
+        "importlib-package-metadata-not-found",
+        '[rank3]:   File "/home/ps/AI/projects/llama_factory_env124/lib/python3.11/site-packages/transformers/utils/versions.py", line 102, in require_version\n[rank3]:     got_ver = importlib.metadata.version(pkg)\n[rank3]:   File "/usr/lib/python3.11/importlib/metadata/__init__.py", line 565, in from_name\n[rank3]:     raise PackageNotFoundError(name)\n[rank3]: importlib.metadata.PackageNotFoundError: No package metadata was found for auto_gptq',
+        id="hiyouga/LlamaFactory/issues/5313",
+    ),
+    pytest.param(
+        "importlib-package-metadata-not-found",
+        "- **Exception Type:** importlib.metadata.PackageNotFoundError\n- **Exception Message:** No package metadata was found for bitsandbytes",
+        id="Comfy-Org/ComfyUI/issues/7756",
+    ),
+    pytest.param(
+        "importlib-package-metadata-not-found",
+        '!!! Exception during processing !!! No package metadata was found for bitsandbytes\nTraceback (most recent call last):\n  File "importlib\\metadata\\__init__.py", line 407, in from_name\nStopIteration',
+        id="Lightricks/ComfyUI-LTXVideo/issues/354",
+    ),
+    pytest.param(
+        "importlib-package-metadata-not-found",
+        "importlib.metadata.PackageNotFoundError: No package metadata was found for auto-gptq",
+        id="FreedomIntelligence/HuatuoGPT-II/issues/11",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "ImportError: cannot import name 'Qwen2_5_VLForConditionalGeneration' from 'transformers' (/root/miniconda3/envs/llama_factory/lib/python3.11/site-packages/transformers/__init__.py)",
+        id="QwenLM/Qwen3-VL/issues/723",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "ImportError: cannot import name 'Qwen3VLForConditionalGeneration' from 'transformers' (/home/newai/test/lib/python3.10/site-packages/transformers/__init__.py)",
+        id="Granddyser/qwen3-vl-comfy-ui/issues/2",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "---> 23 from transformers import (\n     24     AutoModelForCausalLM,\n     25     AutoModelForMaskedLM,\n\nImportError: cannot import name 'AutoModelForVision2Seq' from 'transformers' (/usr/local/lib/python3.12/dist-packages/transformers/__init__.py)",
+        id="kanishkamisra/minicons/issues/94",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\nImportError: cannot import name 'HybridCache' from 'transformers' (/opt/conda/envs/python3.10.13/lib/python3.10/site-packages/transformers/__init__.py)",
+        id="huggingface/transformers/issues/44351",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "  File \"/home/eito/AIExperiments/LlamaGym/myenv/lib/python3.10/site-packages/trl/core.py\", line 25, in <module>\n    from transformers import top_k_top_p_filtering\nImportError: cannot import name 'top_k_top_p_filtering' from 'transformers' (/home/eito/AIExperiments/LlamaGym/myenv/lib/python3.10/site-packages/transformers/__init__.py)",
+        id="KhoomeiK/LlamaGym/issues/9",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "  File \"colbert/training/training.py\", line 7, in <module>\n    from transformers import AdamW, get_linear_schedule_with_warmup\nImportError: cannot import name 'AdamW' from 'transformers' (transformers/__init__.py)",
+        id="stanford-futuredata/ColBERT/issues/397",
+    ),
+    pytest.param(
+        "transformers-cannot-import-name",
+        "File \"<stdin>\", line 1, in <module>\nImportError: cannot import name 'pipeline' from 'transformers' (unknown location)",
+        id="huggingface/transformers/issues/9939",
+    ),
+    pytest.param(
+        "transformers-load-in-8bit-unexpected-keyword",
+        "FAILED tests/test_peft_models.py::TestPeftModel::test_create_bnb_peft_model_from_config - TypeError: Qwen2ForCausalLM.__init__() got an unexpected keyword argument 'load_in_8bit'",
+        id="huggingface/trl/pull/4262",
+    ),
+    pytest.param(
+        "transformers-load-in-8bit-unexpected-keyword",
+        "  File \"/disk1/srahnamoon/llm/.lvenv/lib/python3.8/site-packages/transformers/modeling_utils.py\", line 2113, in from_pretrained\n    model = cls(config, *model_args, **model_kwargs)\nTypeError: __init__() got an unexpected keyword argument 'load_in_8bit'",
+        id="huggingface/transformers-bloom-inference/issues/3",
+    ),
+    pytest.param(
+        "transformers-load-in-8bit-unexpected-keyword",
+        "  File \"/root/anaconda3/envs/cuda_test2/lib/python3.9/site-packages/transformers/modeling_utils.py\", line 2611, in from_pretrained\n    model = cls(config, *model_args, **model_kwargs)\nTypeError: __init__() got an unexpected keyword argument 'load_in_4bit'",
+        id="hyperonym/basaran/issues/227",
+    ),
+    pytest.param(
+        "transformers-load-in-8bit-unexpected-keyword",
+        "TypeError: GPTBigCodeForCausalLM.__init__() got an unexpected keyword argument 'load_in_4bit'",
+        id="artidoro/qlora/issues/121",
+    ),
+    pytest.param(
+        "transformers-dynamic-cache-removed-attribute",
+        "-> 1330                 max_cache_length = past_key_values.get_max_length()\n   1331             else:\n   1332                 cache_length = past_length = past_key_values[0][0].shape[2]\n\nAttributeError: 'DynamicCache' object has no attribute 'get_max_length'",
+        id="OS-Copilot/OS-Atlas/issues/57",
+    ),
+    pytest.param(
+        "transformers-dynamic-cache-removed-attribute",
+        "AttributeError: 'DynamicCache' object has no attribute 'get_max_length'. Did you mean: 'get_seq_length'?",
+        id="deepseek-ai/DeepSeek-Coder-V2/issues/81",
+    ),
+    pytest.param(
+        "transformers-dynamic-cache-removed-attribute",
+        "[rank2]: max_cache_length = past_key_values.get_max_length() [rank2]: ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ [rank2]: AttributeError: 'DynamicCache' object has no attribute 'get_max_length'. Did you mean:",
+        id="hiyouga/LlamaFactory/issues/8048",
+    ),
+    pytest.param(
+        "transformers-dynamic-cache-removed-attribute",
+        "!!! Exception during processing !!! 'DynamicCache' object has no attribute 'seen_tokens'",
+        id="Comfy-Org/ComfyUI/issues/9691",
+    ),
 ]
 
 
@@ -789,3 +898,36 @@ def test_real_message_is_answered_with_its_record_first(slug: str, text: str) ->
     result = shipped_matcher().match(text)
     assert result.status in ("matched", "ambiguous"), result.status
     assert result.matches[0].id == by_slug()[slug].id, [m.error_message[:60] for m in result.matches]
+
+
+@pytest.mark.parametrize(
+    ("slug", "text"),
+    [
+        # Another keyword argument, another library's name, another object, another missing-package error.
+        (
+            "transformers-load-in-8bit-unexpected-keyword",
+            "TypeError: Trainer.__init__() got an unexpected keyword argument 'tokenizer'",
+        ),
+        (
+            "transformers-cannot-import-name",
+            "ImportError: cannot import name 'cached_download' from 'huggingface_hub' (/usr/lib/python3/site-packages/huggingface_hub/__init__.py)",
+        ),
+        (
+            "transformers-cannot-import-name",
+            "ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/opt/venv/lib/python3.10/site-packages/markupsafe/__init__.py)",
+        ),
+        (
+            "transformers-dynamic-cache-removed-attribute",
+            "AttributeError: 'NoneType' object has no attribute 'get_max_length'",
+        ),
+        (
+            "transformers-dynamic-cache-removed-attribute",
+            "AttributeError: 'HybridCache' object has no attribute 'float'",
+        ),
+        ("importlib-package-metadata-not-found", "ModuleNotFoundError: No module named 'bitsandbytes'"),
+        ("tokenizers-truncation-sequence-too-short", "Exception: Truncation error: Second sequence not provided"),
+    ],
+)
+def test_a_like_message_of_another_cause_is_not_answered_with_the_record(slug: str, text: str) -> None:
+    result = shipped_matcher().match(text)
+    assert by_slug()[slug].id not in [m.id for m in result.matches[:1]], result.status
