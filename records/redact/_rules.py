@@ -108,17 +108,9 @@ def _json_decoded(value: str) -> str:
 
 
 def _percent_decoded(value: str) -> str:
-    """Return value with its '%XX' escapes decoded as UTF-8 (an undecodable byte becomes U+FFFD)."""
-    if "%" not in value:
-        return value
-    pieces = value.split("%")
-    raw = bytearray(pieces[0].encode("utf-8", "surrogatepass"))
-    for piece in pieces[1:]:
-        escape = piece[:2]
-        escaped = len(escape) == 2 and all(c in string.hexdigits for c in escape)
-        raw.append(int(escape, 16) if escaped else ord("%"))
-        raw += piece[2 if escaped else 0 :].encode("utf-8", "surrogatepass")
-    return raw.decode("utf-8", "replace")
+    """Return value as the scanner's percent-decoded view reads it (the value itself without escapes)."""
+    decoded = _scanner.percent_decoded(value)
+    return value if decoded is None else decoded[0]
 
 
 def _url_login(value: str) -> bool:
