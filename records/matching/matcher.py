@@ -761,10 +761,15 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
         return _site_of_releases(members[0], hint, versions)
     curated = [m for m in members if m.entry.curated]
     mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.releases[0][0]))
-    shown = curated[0] if curated else mined[-1]
-    newest_first = [*(_located_release(m, versions) for m in reversed(mined)), *(m.entry for m in curated)]
+    # Newest first: of two records raised at the paste's line (lines move between releases), the newer release's.
+    located_at = ((_located_release(m, versions), m) for m in reversed(mined))
+    releases = sorted(located_at, key=lambda pair: version_key(pair[0].library_version), reverse=True)
+    newest_first = [*(entry for entry, _ in releases), *(m.entry for m in curated)]
     located = min(newest_first, key=lambda entry: _location_key(entry, hint, versions))
-    best = max(members, key=lambda m: m.rank)
+    # Checks of one file can share their literal text ("... `{key}` should be {rule}` but found {value}"
+    # raised for four keys): the words shown are those of the record raised where the answer is located.
+    shown = curated[0] if curated else next(m for entry, m in releases if entry is located)
+    best = max(members, key=lambda m: (m.rank, m.entry is located))  # on a tie, the why of the located one
     raising = hint.raising_line if hint is not None else None
     # A curated record that carries its releases' lines (a message of no literal text) lists them as a mined site does.
     sited = [*mined, *(m for m in curated if (m.site or m.entry).library_version)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -319,3 +320,40 @@ def test_members_outside_the_frames_score_as_each_would_alone() -> None:
     assert [(s.entry, s.rank, s.evidence) for s in together] == [(s.entry, s.rank, s.evidence) for s in alone]
     assert together[0].entry.line_number == 30 and together[0].evidence.same_line  # the 1.0 release's line
     assert len({s.evidence for s in together[1:]}) == 4  # four kinds of unframed evidence
+
+
+def _frame_at(path: str, line: int) -> str:
+    return (
+        f'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/{path}", line {line}, in f\n'
+    )
+
+
+def _mined_in(id: str, message: str, path: str, line: int, **fields: Any) -> IndexEntry:
+    return IndexEntry(id=id, error_message=message, error_class="ValueError", file_path=f"src/{path}",
+                      line_number=line, repo="o/lib", curated=False, **fields)  # fmt: skip
+
+
+def test_of_checks_of_one_file_with_one_literal_text_the_one_raised_at_the_line_is_shown() -> None:
+    template = "Some keys are defined incorrectly: `{key}` should be {rule} but found {value}"
+    entries = [_mined_in(f"check-{line}", template.replace("{key}", f"{{k{line}}}"), "lib/config.py", line,
+                         library_version="2.0") for line in (100, 120, 140)]  # fmt: skip
+    paste = (
+        _frame_at("lib/config.py", 120)
+        + "ValueError: Some keys are defined incorrectly: `width` should be > 0 but found 0"
+    )
+    for order in (entries, entries[::-1]):
+        answer = Matcher(MatchIndex.build(order)).match(paste).matches[0]
+        assert (answer.id, answer.line_number) == ("check-120", 120)
+        assert "line 120 agrees" in answer.why
+
+
+def test_of_two_records_raised_at_the_line_the_newer_release_s_is_shown() -> None:
+    activations = "Only support weights in {accepted_activations} but found {self.activations}"
+    weights = "Only support weights in {accepted_weights} but found {self.weights}"
+    entries = [_mined_in("activations", activations, "lib/quant.py", 58, library_version="2.0"),
+               _mined_in("weights", weights, "lib/quant.py", 56, library_version="2.0",
+                         version_lines=(("1.0", 58),))]  # fmt: skip
+    paste = _frame_at("lib/quant.py", 58) + "ValueError: Only support weights in [None, 'int8'] but found int4"
+    for order in (entries, entries[::-1]):
+        answer = Matcher(MatchIndex.build(order)).match(paste).matches[0]
+        assert (answer.id, answer.located_version) == ("activations", "2.0")
