@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from records.matching.align import squash
+from records.matching.kin import MIXED_FILES, NO_OPENING, KinTable
 from records.matching.template import (
     Template,
     cause_text,
@@ -69,8 +70,6 @@ DENSE_POSTING = 512
 # Two templates of one file and class opening with this many squashed characters in common, raised in
 # different versions, are one check reworded (the matcher joins their answers).
 REWORDED_OPENING = 40
-NO_OPENING = -1  # the kin key of a template with a shorter opening (crc32 keys are never negative)
-MIXED_FILES = "/"  # the file name of a template raised in files of several names (no file name holds a "/")
 
 
 class IndexEntry(NamedTuple):
@@ -141,11 +140,27 @@ class TemplateGroup:
     members: list[IndexEntry] = field(default_factory=list)
     posted: tuple[str, ...] = ()
     posted_weight: float = 1.0  # sum of the posted words' weights when posted (coverage denominator)
+    # the members by their file's last path part, made when first asked for (``in_file``); None again
+    # whenever the members change
+    by_file_name: dict[str, list[IndexEntry]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def template(self) -> Template:
         """The parsed template (cached)."""
         return parse_template(self.text)
+
+    def in_file(self, file_name: str) -> list[IndexEntry]:
+        """Return the members raised in a file whose last path part is ``file_name``.
+
+        A check copied into 444 model files is one template of 444 members: a paste's frames name one
+        or two files, looked up here instead of among all of them.
+        """
+        if self.by_file_name is None:
+            by_name: dict[str, list[IndexEntry]] = {}
+            for member in self.members:
+                by_name.setdefault(member.file_path.rpartition("/")[2] if member.file_path else "", []).append(member)
+            self.by_file_name = by_name
+        return self.by_file_name.get(file_name, [])
 
     def site_key(self, entry: IndexEntry) -> str:
         """Return the key of one member's raise site (same across versions and origins)."""
@@ -182,6 +197,7 @@ class TemplateFacts(NamedTuple):
     opening_key: int
     unlocated_curated: bool = False  # a curated member names no line (the matcher then scores every candidate)
     file_name: str = MIXED_FILES  # the last path part of every member's file ("" for none), if they share one
+    versioned: bool = False  # a mined member names its release: its answers can join a rewording's
 
 
 def template_facts(template: Template) -> TemplateFacts:
@@ -238,6 +254,9 @@ class MatchIndex:
         self._opening_keys = array("q")
         # per slot: 1 once a curated member with no line joined (never reset: a stale 1 only costs time)
         self._unlocated_curated = array("b")
+        # per slot: 1 once a mined member with a release joined (never reset, as above)
+        self._versioned = array("b")
+        self._kin: KinTable | None = None  # made when first asked for, dropped when templates change
         self._file_names: list[str] = []  # per slot: its members' common file name, or MIXED_FILES
         self._df: Counter[str] = Counter()
         # (file name, line) -> slots: a paste's raising frame finds the templates raised there, even
@@ -277,6 +296,7 @@ class MatchIndex:
 
     def upsert(self, entries: Sequence[IndexEntry]) -> None:
         """Add new records and replace changed ones (used when an import lands while running)."""
+        self._kin = None
         for entry in entries:
             self.remove(entry.id)
             known = entry.error_message in self._group_of_text
@@ -296,7 +316,9 @@ class MatchIndex:
         group = self._groups[slot] if slot is not None else None
         if slot is None or group is None:
             return
+        self._kin = None
         group.members = [m for m in group.members if m.id != record_id]
+        group.by_file_name = None
         if group.members:
             return
         for word in group.posted:
@@ -392,8 +414,28 @@ class MatchIndex:
     def facts_of(self, slots: Iterable[int]) -> list[TemplateFacts]:
         """Return ``facts`` of each slot: one call for a paste's candidates (``facts`` each was a fifth of scoring)."""
         chars, texts, openings = self._literal_chars, self._text_keys, self._opening_keys
-        unlocated, names = self._unlocated_curated, self._file_names
-        return [TemplateFacts(chars[s], texts[s], openings[s], bool(unlocated[s]), names[s]) for s in slots]
+        unlocated, names, versioned = self._unlocated_curated, self._file_names, self._versioned
+        return [
+            TemplateFacts(chars[s], texts[s], openings[s], bool(unlocated[s]), names[s], bool(versioned[s]))
+            for s in slots
+        ]
+
+    def at_slots(self, slots: Iterable[int]) -> list[Candidate]:
+        """Return the templates at ``slots`` as candidates (those removed since left out)."""
+        groups = self._groups
+        return [Candidate(group, 1.0, slot) for slot in slots if (group := groups[slot]) is not None]
+
+    def kin(self) -> KinTable:
+        """Return the templates that share a literal text or an opening, and the curated ones naming no line."""
+        if self._kin is None:
+            self._kin = KinTable.build(
+                self._text_keys,
+                self._opening_keys,
+                self._file_names,
+                unlocated=self._unlocated_curated,
+                versioned=self._versioned,
+            )
+        return self._kin
 
     def _attach(self, entry: IndexEntry) -> int:
         """Put an entry in its template's group (creating the group); return the group's slot."""
@@ -407,13 +449,17 @@ class MatchIndex:
             self._text_keys.append(0)
             self._opening_keys.append(NO_OPENING)
             self._unlocated_curated.append(0)
+            self._versioned.append(0)
             self._file_names.append(name)
             self._group_of_text[entry.error_message] = slot
         group = self._groups[slot]
         assert group is not None
         group.members.append(entry)  # a site of several releases stays one member (``release_lines``)
+        group.by_file_name = None
         if entry.curated and entry.line_number is None:
             self._unlocated_curated[slot] = 1
+        if not entry.curated and entry.library_version:
+            self._versioned[slot] = 1
         if self._file_names[slot] != name:
             self._file_names[slot] = MIXED_FILES  # never set back: a stale mix only costs a closer look
         self._entry_of_id[entry.id] = entry
@@ -433,7 +479,8 @@ class MatchIndex:
         self._group_of_text = {text: slot for slot, text in enumerate(texts)}
         self._file_names = [""] * len(texts)
         self._unlocated_curated = array("b", bytes(len(texts)))
-        names, unlocated, at_line = self._file_names, self._unlocated_curated, self._at_line
+        self._versioned = array("b", bytes(len(texts)))
+        names, unlocated, versioned, at_line = self._file_names, self._unlocated_curated, self._versioned, self._at_line
         opened = 0  # slots seen so far: a build opens them in order
         for entry, slot in zip(entries, slots, strict=True):
             path, line = entry.file_path, entry.line_number
@@ -448,6 +495,8 @@ class MatchIndex:
             groups[slot].members.append(entry)
             if entry.curated and line is None:
                 unlocated[slot] = 1
+            if not entry.curated and entry.library_version:
+                versioned[slot] = 1
             if path:
                 for raised_at in _lines(entry):
                     at_line.setdefault((name, raised_at), set()).add(slot)

@@ -53,14 +53,13 @@ from records.matching.folding import (
 )
 from records.matching.generic import is_generic
 from records.matching.index import (
-    MIXED_FILES,
-    NO_OPENING,
     REWORDED_OPENING,
     Candidate,
     IndexEntry,
     MatchIndex,
     TemplateFacts,
 )
+from records.matching.kin import MIXED_FILES, NO_OPENING
 from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling
 from records.matching.template import Template, parse_template, segments_in_order
 from records.versions import version_key
@@ -286,7 +285,7 @@ class Matcher:
             items = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste), alignment)
             scored[k] = items
             best = max([best, *(item.rank for item in items)])
-        for k in _kin_of_scored(found, facts, [items is not None for items in scored]):
+        for k in _kin_of_scored(facts, [items is not None for items in scored]):
             scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
         return [items or [] for items in scored]
 
@@ -489,7 +488,7 @@ def _curated_and_hosts(found: list[Candidate], facts: list[TemplateFacts]) -> se
     return forced
 
 
-def _kin_of_scored(found: list[Candidate], facts: list[TemplateFacts], scored: list[bool]) -> list[int]:
+def _kin_of_scored(facts: list[TemplateFacts], scored: list[bool]) -> list[int]:
     """Return the skipped candidates whose answers could fold or join with a scored one's.
 
     Folding takes answers of the same literal text (``cause_text``); joining, answers opening alike
@@ -498,25 +497,20 @@ def _kin_of_scored(found: list[Candidate], facts: list[TemplateFacts], scored: l
     """
     texts = {fact.text_key for fact, done in zip(facts, scored, strict=True) if done}
     openings: dict[int, bool] = {}  # a scored candidate's opening -> whether one opening so has versions
-    for candidate, fact, done in zip(found, facts, scored, strict=True):
+    for fact, done in zip(facts, scored, strict=True):
         if done and fact.opening_key != NO_OPENING:
-            openings[fact.opening_key] = openings.get(fact.opening_key, False) or _versioned(candidate)
+            openings[fact.opening_key] = openings.get(fact.opening_key, False) or fact.versioned
     return [
         k
-        for k, (candidate, fact, done) in enumerate(zip(found, facts, scored, strict=True))
-        if not done and (fact.text_key in texts or _joins(candidate, fact, openings))
+        for k, (fact, done) in enumerate(zip(facts, scored, strict=True))
+        if not done and (fact.text_key in texts or _joins(fact, openings))
     ]
 
 
-def _joins(candidate: Candidate, fact: TemplateFacts, openings: dict[int, bool]) -> bool:
+def _joins(fact: TemplateFacts, openings: dict[int, bool]) -> bool:
     """Tell whether a candidate's answers could join a scored one's: the same opening, and one has versions."""
     versioned = openings.get(fact.opening_key)
-    return versioned is not None and (versioned or _versioned(candidate))
-
-
-def _versioned(candidate: Candidate) -> bool:
-    """Tell whether a template's answers can have versions (a mined member with one), as ``_reworded`` needs."""
-    return any(not m.curated and m.library_version for m in candidate.group.members)
+    return versioned is not None and (versioned or fact.versioned)
 
 
 @lru_cache(maxsize=64)  # one paste's errors share candidates; 64 pastes of at most 64 KB held

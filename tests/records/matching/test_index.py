@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from records.matching import index as index_module
+from records.matching import kin as kin_module
 from records.matching.folding import squashed_literal
 from records.matching.index import IndexEntry, MatchIndex
 from records.matching.template import cause_text, message_words, parse_template
@@ -151,8 +152,8 @@ def test_templates_of_one_literal_text_or_opening_share_their_kin_keys() -> None
     )
     a, b, c, d = (index.facts(slot) for slot in range(4))
     assert a.text_key == b.text_key != c.text_key
-    assert a.opening_key == c.opening_key != index_module.NO_OPENING  # the same first 40 squashed letters
-    assert d.opening_key == index_module.NO_OPENING and d.literal_chars == len("Short")
+    assert a.opening_key == c.opening_key != kin_module.NO_OPENING  # the same first 40 squashed letters
+    assert d.opening_key == kin_module.NO_OPENING and d.literal_chars == len("Short")
 
 
 def test_a_template_keeps_the_file_name_its_members_share_or_a_mark_for_several() -> None:
@@ -165,7 +166,7 @@ def test_a_template_keeps_the_file_name_its_members_share_or_a_mark_for_several(
             IndexEntry(id="c1", error_message="three {x}", line_number=3),
         ]
     )
-    assert [index.facts(slot).file_name for slot in range(3)] == ["modeling_x.py", index_module.MIXED_FILES, ""]
+    assert [index.facts(slot).file_name for slot in range(3)] == ["modeling_x.py", kin_module.MIXED_FILES, ""]
     # a curated record with no line (the matcher then scores every candidate), per template
     assert [index.facts(slot).unlocated_curated for slot in range(3)] == [True, True, False]
 
@@ -175,7 +176,7 @@ def test_the_kin_keys_are_checksums_of_what_folding_and_joining_compare(message:
     facts = index_module.template_facts(parse_template(message))
     opening = squashed_literal(message)
     assert facts.text_key == index_module._checksum(cause_text(message))
-    expected = index_module._checksum(opening[:40]) if len(opening) >= 40 else index_module.NO_OPENING
+    expected = index_module._checksum(opening[:40]) if len(opening) >= 40 else kin_module.NO_OPENING
     assert facts.opening_key == expected
 
 
