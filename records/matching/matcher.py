@@ -9,6 +9,13 @@ record and the versions it was mined from) into one answer, and decides the stat
   frame to decide), best first;
 - ``unmatched``: the paste is an error but no record is good enough (it goes to triage);
 - ``not_an_error``: ordinary chat.
+
+A traceback usually shows where its error was raised: the raising frame's file and line. The
+templates raised there, and those their answers fold or join with (``records.matching.kin``), are
+scored first. When the best of them is that raise statement (the paste's class, the whole message
+fitting its pattern), the answer is taken from them and no word search is made (``_decided_at_site``):
+a template raised anywhere else lacks the line's evidence, and the frame has said which one raised it.
+The answers are those the word search gives on every evaluation set (``test_matcher_site``).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from records.extraction.model import KIND_CANDIDATE
 from records.matching.align import Alignment, align
 from records.matching.evidence import (
     LINE_TOLERANCE,
+    SPECIFIC_CHARS,
     Evidence,
     FrameHint,
     TextEvidence,
@@ -35,6 +43,7 @@ from records.matching.evidence import (
     gather,
     library_of,
     near_line,
+    path_agrees,
     same_line,
     short_class,
     text_ceiling,
@@ -169,6 +178,20 @@ class _Scored:
         return (self.site or self.entry).release_lines()
 
 
+@dataclass(slots=True)
+class _Question:
+    """One extracted error to answer and what the paste around it says; each template is scored for it once."""
+
+    error: ExtractedError
+    hint: FrameHint | None
+    libraries: frozenset[str]
+    versions: Mapping[str, str]
+    names: frozenset[str]  # model class names the paste prints (``named_models``)
+    paste: str
+    floor: float  # answers bound below it may be left out
+    scored: dict[int, list[_Scored]] = field(default_factory=dict)  # slot -> its members scored
+
+
 @dataclass
 class _Group:
     members: list[_Scored] = field(default_factory=list)
@@ -185,10 +208,15 @@ class _Group:
 class Matcher:
     """Matches pasted text against an index of records."""
 
-    def __init__(self, index: MatchIndex, thresholds: Thresholds | None = None, *, prune: bool = True) -> None:
+    def __init__(
+        self, index: MatchIndex, thresholds: Thresholds | None = None, *, prune: bool = True, site_first: bool = True
+    ) -> None:
         self.index = index
         self.thresholds = thresholds or Thresholds()
         self.prune = prune  # skip candidates that cannot change the answer (``_scored``); off to compare
+        # Score the templates raised at the raising frame's line first, and search no words when one of
+        # them is decided there (``_decided_at_site``); off to compare.
+        self.site_first = site_first and prune
 
     def match(self, text: str) -> MatchResult:
         """Return the status and the best answers for a paste."""
@@ -229,28 +257,36 @@ class Matcher:
         pasted text, which may quote a template's raise statement itself (``quotes_source``). Answers
         whose rank is bound below ``floor`` may be left out (``_match_error`` shows none of them).
         """
-        hint = _hint(error, libraries)
-        groups: dict[str, _Group] = {}
+        question = _Question(error, _hint(error, libraries), libraries, versions or {}, names, paste, floor)
+        if self.site_first and floor > -math.inf:
+            found = self._site_candidates(error)
+            scored = self._scored(found, question)
+            if found and _decided_at_site(found, scored):
+                return self._answers(found, scored, question)
         found = self._candidates(error, limit)
-        for candidate, items in zip(found, self._scored(found, error, hint, paste, floor), strict=True):
+        return self._answers(found, self._scored(found, question), question)
+
+    def _answers(self, found: list[Candidate], scored: list[list[_Scored]], question: _Question) -> list[Match]:
+        """Return the answers of the scored candidates: one per raise site, joined and folded, best first."""
+        groups: dict[str, _Group] = {}
+        for candidate, items in zip(found, scored, strict=True):
             for item in items:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
-        answers = [_answer(group, hint, versions or {}) for group in groups.values()]
+        answers = [_answer(group, question.hint, question.versions) for group in groups.values()]
         framed = [any(m.evidence.frame > 0 or m.quoted for m in group.members) for group in groups.values()]
         answers, framed = _join_curated(answers, framed, self.thresholds.margin)
         answers, framed = _join_reworded(answers, framed, self.thresholds.margin)
         repos = [(entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers]
-        named = libraries | named_libraries(paste)
-        answers = _one_per_record(_fold(answers, framed, repos, names, named, margin=self.thresholds.margin))
+        named = question.libraries | named_libraries(question.paste)
+        folded = _fold(answers, framed, repos, question.names, named, margin=self.thresholds.margin)
+        answers = _one_per_record(folded)
         # Equal ranks (two libraries' wordings of one check, no frame to tell): the library the paste
         # names first, then the preferred one (``LIBRARY_PREFERENCE``), then by id for a stable order.
         libraries_of = {a.id: (entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers}
         answers.sort(key=lambda m: (-m.rank, library_preference(libraries_of[m.id], named), m.id))
         return answers
 
-    def _scored(
-        self, found: list[Candidate], error: ExtractedError, hint: FrameHint | None, paste: str, floor: float
-    ) -> list[list[_Scored]]:
+    def _scored(self, found: list[Candidate], question: _Question) -> list[list[_Scored]]:
         """Score the candidates that can change the answer, best bound first; return each one's members.
 
         A candidate is skipped (no members) when its ceiling (``records.matching.scoring``) is a margin
@@ -259,15 +295,26 @@ class Matcher:
         kin (``_kin_of_scored``): every candidate kin to one scored is scored too, so folding and joining
         see the answers they would see without skipping. A curated record with no line joins the located
         site whose text it opens whatever their scores (``_join_curated``): such a candidate and those
-        that could host it are always scored, first.
+        that could host it are always scored, first (each template once per question).
         """
+        error, hint, floor = question.error, question.hint, question.floor
+
+        def score(k: int, alignment: Alignment | None = None) -> list[_Scored]:
+            candidate = found[k]
+            items = question.scored.get(candidate.slot)
+            if items is None:
+                quoted = quotes_source(candidate.group.text, question.paste)
+                items = self._score_template(candidate, error, hint, quoted, alignment)
+                question.scored[candidate.slot] = items
+            return items
+
         scored: list[list[_Scored] | None] = [None] * len(found)
         facts = self.index.facts_of(c.slot for c in found)
         if not self.prune:
-            return [self._score_template(c, error, hint, quotes_source(c.group.text, paste)) for c in found]
+            return [score(k) for k in range(len(found))]
         best = float("-inf")
         for k in sorted(_curated_and_hosts(found, facts)):
-            scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
+            scored[k] = score(k)
             best = max([best, *(item.rank for item in scored[k] or ())])
         frames = FrameNames.of(hint)
         first = _first_ceilings(found, facts, frames, blank=not error.message.strip())
@@ -282,11 +329,10 @@ class Matcher:
                             comparable_chars(template.literal_chars, error.message), frames)  # fmt: skip
             if limit + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 continue
-            items = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste), alignment)
-            scored[k] = items
+            items = scored[k] = score(k, alignment)
             best = max([best, *(item.rank for item in items)])
         for k in _kin_of_scored(facts, [items is not None for items in scored]):
-            scored[k] = self._score_template(found[k], error, hint, quotes_source(found[k].group.text, paste))
+            scored[k] = score(k)
         return [items or [] for items in scored]
 
     def candidates_of(self, error: ExtractedError) -> list[Candidate]:
@@ -296,14 +342,51 @@ class Matcher:
     def _candidates(self, error: ExtractedError, limit: int = CANDIDATES) -> list[Candidate]:
         """Return up to ``limit`` templates the message's words find, then those raised at the raising frame's line."""
         found = self.index.candidates(error.message, limit)
+        seen = {c.slot for c in found}
+        return found + [c for c in self._raised_at_frame(error) if c.slot not in seen]
+
+    def _raised_at_frame(self, error: ExtractedError) -> list[Candidate]:
+        """Return the templates raised at the raising frame's line (or a line or two apart), nearest lines first."""
         frame = error.raising_frame
-        if frame is not None and frame.line is not None:
-            name = frame.path.rpartition("/")[2]
-            seen = {id(c.group) for c in found}
-            for line in range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1):
-                fresh = [c for c in self.index.at_line(name, line) if id(c.group) not in seen]
-                found += fresh
-                seen.update(id(c.group) for c in fresh)
+        if frame is None or frame.line is None:
+            return []
+        name = frame.path.rpartition("/")[2]
+        found: dict[int, Candidate] = {}
+        for line in range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1):
+            for candidate in self.index.at_line(name, line):
+                found.setdefault(candidate.slot, candidate)
+        return list(found.values())
+
+    def _site_candidates(self, error: ExtractedError) -> list[Candidate]:
+        """Return the templates raised at the raising frame's line and those their answers could become one with.
+
+        Those are the templates of the same literal text, of the same opening where one of the two names
+        a release (``_kin_of_scored``), and the curated ones naming no line whose text one of them opens
+        in the same file (``_curated_and_hosts``): looked up in the whole index, as no words searched it.
+        """
+        found = [c for c in self._raised_at_frame(error) if _raised_there(c, error)]
+        if not found:
+            return found
+        kin = self.index.kin()
+        seen = {c.slot for c in found}
+        joined: list[int] = []  # of the same text, or the same opening where one of the two names a release
+        curated: list[tuple[int, str]] = []
+        for candidate, fact in zip(found, self.index.facts_of(seen), strict=True):
+            files = _file_names(candidate) if fact.file_name == MIXED_FILES else (fact.file_name,)
+            joined += kin.same_text(fact.text_key)
+            joined += kin.same_opening(fact.opening_key, files, versioned=fact.versioned)
+            if beside := kin.curated_beside(fact.file_name):
+                opening = squashed_literal(candidate.group.text)
+                curated += [(slot, opening) for slot in beside]
+        for slot in joined:
+            if slot not in seen:
+                seen.add(slot)
+                found += self.index.at_slots((slot,))
+        for slot, opening in curated:
+            hosted = self.index.at_slots((slot,)) if slot not in seen else []
+            if hosted and opening.startswith(squashed_literal(hosted[0].group.text)):
+                seen.add(slot)
+                found += hosted
         return found
 
     def search(self, query: str, limit: int = 25) -> list[Match]:
@@ -511,6 +594,45 @@ def _joins(fact: TemplateFacts, openings: dict[int, bool]) -> bool:
     """Tell whether a candidate's answers could join a scored one's: the same opening, and one has versions."""
     versioned = openings.get(fact.opening_key)
     return versioned is not None and (versioned or fact.versioned)
+
+
+def _raised_there(candidate: Candidate, error: ExtractedError) -> bool:
+    """Tell whether a template is raised in the raising frame's file (its path, not only its name) at its line."""
+    frame = error.raising_frame
+    assert frame is not None and frame.line is not None  # the candidate was found at that line
+    path = frame.package_path or frame.path
+    return any(
+        path_agrees(path, member.file_path or "")
+        and any(near_line(frame.line, line) for _, line in member.release_lines())
+        for member in candidate.group.in_file(path.rpartition("/")[2])
+    )
+
+
+def _file_names(candidate: Candidate) -> set[str]:
+    """Return the last path parts of the files a template's members raise it in."""
+    return {m.file_path.rpartition("/")[2] if m.file_path else "" for m in candidate.group.members}
+
+
+def _decided_at_site(found: list[Candidate], scored: list[list[_Scored]]) -> bool:
+    """Tell whether the best answer is the raise statement the paste shows, with no other template to weigh.
+
+    The raising frame is the record's file and line, the class agrees and the template's pattern matches
+    the whole message: the paste was raised there. A template raised anywhere else lacks the line's
+    evidence, so it could at most come within the margin of that answer, as another reading of the
+    same words; the frame has already said which one raised it. A template of little literal text
+    ("{message}", "Invalid {x}") or of words Python prints itself fits too many messages to decide.
+    """
+    best: tuple[float, Candidate, _Scored] | None = None
+    for candidate, items in zip(found, scored, strict=True):
+        for item in items:
+            if best is None or item.rank > best[0]:
+                best = (item.rank, candidate, item)
+    if best is None:
+        return False
+    _, candidate, item = best
+    evidence, template = item.evidence, candidate.group.template
+    at_site = evidence.frame >= 1.0 and evidence.same_line and evidence.error_class > 0 and evidence.pattern >= 1.0
+    return at_site and template.literal_chars >= SPECIFIC_CHARS and not is_generic(template, item.entry.repo)
 
 
 @lru_cache(maxsize=64)  # one paste's errors share candidates; 64 pastes of at most 64 KB held

@@ -190,3 +190,21 @@ def test_the_rare_words_of_a_path_in_the_message_bring_in_no_template() -> None:
     index = MatchIndex.build([*entries, IndexEntry(id="tok", error_message=tokenizer)])
     (best,) = index.candidates("Can't load tokenizer for '/data/llm/models/vicuna-7b-delta-v1.1'", limit=1)
     assert best.group.text == tokenizer
+
+
+def test_a_template_s_members_are_looked_up_by_their_file_name_until_they_change() -> None:
+    message = "the widget {name} cannot be combined with sprockets"
+    index = MatchIndex.build(
+        [
+            IndexEntry(id="a", error_message=message, file_path="src/pkg1/modeling_x.py"),
+            IndexEntry(id="b", error_message=message, file_path="src/pkg2/modeling_x.py"),
+            IndexEntry(id="c", error_message=message, file_path="src/modeling_y.py"),
+            IndexEntry(id="d", error_message=message),
+        ]
+    )
+    (group,) = (candidate.group for candidate in index.at_slots([0]))
+    assert [m.id for m in group.in_file("modeling_x.py")] == ["a", "b"]
+    assert [m.id for m in group.in_file("")] == ["d"] and group.in_file("modeling_z.py") == []
+    index.upsert([IndexEntry(id="e", error_message=message, file_path="src/pkg3/modeling_x.py")])
+    index.remove("a")
+    assert [m.id for m in group.in_file("modeling_x.py")] == ["b", "e"]
