@@ -13,7 +13,7 @@ from rapidfuzz import fuzz, utils
 
 from records.matching.align import Alignment, align, is_first_clause
 from records.matching.index import IndexEntry
-from records.matching.patterns import derived_pattern, pattern_evidence
+from records.matching.patterns import derived_pattern, fits_whole, pattern_evidence
 from records.matching.template import Template
 
 # Old names Python keeps as aliases of OSError; a record may say either.
@@ -193,7 +193,8 @@ def text_evidence(
     # pattern tolerates white space the paste lost (tabs, re-wrapped lines) that a stored one may not.
     pattern_score = 0.0
     if segments >= 0.5:
-        pattern_score = pattern_evidence(derived_pattern(template.segments), message)
+        whole = fits_whole(template.segments, message)  # as the derived pattern's program, without one
+        pattern_score = 1.0 if whole else pattern_evidence(derived_pattern(template.segments), message)
         if pattern and pattern_score < 1.0:
             pattern_score = max(pattern_score, pattern_evidence(pattern, message))
     fuzzy = fuzz.token_sort_ratio(

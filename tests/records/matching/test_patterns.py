@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import pytest
 import re2
+from hypothesis import given
+from hypothesis import strategies as st
 
 from records.matching import IndexEntry, Matcher, MatchIndex
 from records.matching.patterns import (
     _options,
     check_pattern,
     derived_pattern,
+    fits_whole,
     is_literal_with_holes,
     pattern_evidence,
     required_runs,
@@ -121,3 +124,31 @@ def test_a_pattern_whose_text_is_missing_scores_zero_like_re2() -> None:
 )
 def test_required_runs_read_escapes_left_to_right(pattern: str, runs: tuple[str, ...] | None) -> None:
     assert required_runs(pattern) == runs
+
+
+_PIECES = st.sampled_from(["a", "b", "ab", " ", "  ", "\t", "\n", ".", "{", "x y", "\u00a0", "(", "$"])
+_TEXTS = st.lists(_PIECES, max_size=8).map("".join)
+
+
+@given(segments=st.lists(_TEXTS, min_size=1, max_size=5).map(tuple), message=_TEXTS)
+def test_fitting_whole_is_what_re2_says_of_the_collapsed_message(segments: tuple[str, ...], message: str) -> None:
+    """``fits_whole`` answers as the derived pattern's RE2 program on the message with its white space collapsed."""
+    program = re2.compile(derived_pattern(segments), _options())
+    assert fits_whole(segments, message) == (program.fullmatch(" ".join(message.split())) is not None)
+
+
+@pytest.mark.parametrize(
+    ("template", "message", "whole"),
+    [
+        ("Expected {n} tokens, got {m}.", "Expected 3 tokens, got 4.", True),
+        ("Expected {n} tokens, got {m}.", "Expected  3\ntokens,\tgot 4.", True),  # re-wrapped by a chat window
+        ("Expected {n} tokens, got {m}.", "Expected 3 tokens, got.", False),  # a hole takes a character at least
+        ("Expected {n} tokens, got {m}.", "Expected tokens, got 4.", True),  # ... a space will do, as for RE2
+        ("Expected {n} tokens, got {m}.", "Expected 3 tokens, got 4. Try again", False),
+        ("{a}{b}", "x", False),  # two holes, one character
+        ("{a}{b}", "xy", True),
+        ("no placeholder", "no  placeholder", True),
+    ],
+)
+def test_a_message_fits_its_template_whole(template: str, message: str, whole: bool) -> None:
+    assert fits_whole(parse_template(template).segments, message) is whole
