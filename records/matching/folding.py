@@ -72,7 +72,7 @@ def squashed_literal(message: str) -> str:
 def named_models(text: str) -> frozenset[str]:
     """Return the class names a paste prints, squashed ('GPT2ForSequenceClassification' -> 'gpt2for...')."""
     names = (match.group(0) for match, _ in zip(_CLASS_NAME_RE.finditer(text), range(MAX_NAMES), strict=False))
-    return frozenset(squash(name) for name in names)
+    return frozenset(name.lower() for name in names)  # letters and digits only: squashed, they are lower-cased
 
 
 def model_dir(file_path: str | None) -> str | None:
@@ -118,6 +118,8 @@ def _path_key(path: str) -> tuple[bool, bool, bool, int]:
 
 def named_libraries(text: str) -> frozenset[str]:
     """Return the libraries of ``LIBRARY_PREFERENCE`` a paste names as code does (``diffusers.utils``)."""
+    if not any(library in text for library in LIBRARY_PREFERENCE):
+        return frozenset()  # a substring search is a fraction of the pattern's, which needs a name to match
     return frozenset(a or b for a, b in _NAMED_LIBRARY_RE.findall(text))
 
 

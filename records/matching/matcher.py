@@ -346,7 +346,7 @@ class Matcher:
         return found + [c for c in self._raised_at_frame(error) if c.slot not in seen]
 
     def _raised_at_frame(self, error: ExtractedError) -> list[Candidate]:
-        """Return the templates raised at the raising frame's line (or a line or two apart), nearest lines first."""
+        """Return the templates raised at the raising frame's line or a line or two apart, by line."""
         frame = error.raising_frame
         if frame is None or frame.line is None:
             return []
@@ -364,7 +364,11 @@ class Matcher:
         a release (``_kin_of_scored``), and the curated ones naming no line whose text one of them opens
         in the same file (``_curated_and_hosts``): looked up in the whole index, as no words searched it.
         """
-        found = [c for c in self._raised_at_frame(error) if _raised_there(c, error)]
+        frame = error.raising_frame
+        if frame is None or frame.line is None:
+            return []
+        path = frame.package_path or frame.path
+        found = [c for c in self._raised_at_frame(error) if _raised_there(c, path, frame.line)]
         if not found:
             return found
         kin = self.index.kin()
@@ -596,15 +600,15 @@ def _joins(fact: TemplateFacts, openings: dict[int, bool]) -> bool:
     return versioned is not None and (versioned or fact.versioned)
 
 
-def _raised_there(candidate: Candidate, error: ExtractedError) -> bool:
-    """Tell whether a template is raised in the raising frame's file (its path, not only its name) at its line."""
-    frame = error.raising_frame
-    assert frame is not None and frame.line is not None  # the candidate was found at that line
-    path = frame.package_path or frame.path
+def _raised_there(candidate: Candidate, path: str, raising: int) -> bool:
+    """Tell whether a template is raised in the file at ``path`` (not only one of its name) at that line."""
+    members = candidate.group.members
+    if len(members) > 1:  # a check copied into many files: only those of the frame's file name can be it
+        members = candidate.group.in_file(path.rpartition("/")[2])
     return any(
         path_agrees(path, member.file_path or "")
-        and any(near_line(frame.line, line) for _, line in member.release_lines())
-        for member in candidate.group.in_file(path.rpartition("/")[2])
+        and any(near_line(raising, line) for _, line in member.release_lines())
+        for member in members
     )
 
 

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from records.matching import IndexEntry, Matcher, MatchIndex
-from records.matching.folding import is_other_backend, model_dir, named_libraries, named_models
+from records.matching.align import squash
+from records.matching.folding import (
+    _CLASS_NAME_RE,
+    _NAMED_LIBRARY_RE,
+    LIBRARY_PREFERENCE,
+    is_other_backend,
+    model_dir,
+    named_libraries,
+    named_models,
+)
 
 CHECK = "You must specify exactly one of input_ids or inputs_embeds for this widget"
 PASTE = f"ValueError: {CHECK}"
@@ -231,3 +242,14 @@ def test_a_per_model_copy_of_an_older_release_is_ranked_as_a_per_model_copy() ->
     answer = _matcher(old_copy, *MODEL_COPIES[1:]).match(PASTE).matches[0]
     # A model removed or renamed in later releases is no sign the check moved: path order, as for the others.
     assert answer.file_path == "src/transformers/models/bert/modeling_bert.py"
+
+
+_CODE_PIECES = st.sampled_from([*LIBRARY_PREFERENCE, " ", ".", "/", "=", "import ", "from ", "x", "GPT2Model", "Llama"])
+
+
+@given(st.lists(_CODE_PIECES, max_size=12).map("".join))
+def test_names_read_from_a_paste_are_the_patterns_matches_squashed(text: str) -> None:
+    """The shortcuts (no library name in the text: none named; a class name is letters and digits) change nothing."""
+    expected = frozenset(a or b for a, b in _NAMED_LIBRARY_RE.findall(text))
+    assert named_libraries(text) == expected
+    assert named_models(text) == frozenset(squash(m.group(0)) for m in _CLASS_NAME_RE.finditer(text))
