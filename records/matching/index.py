@@ -404,8 +404,14 @@ class MatchIndex:
 
     def at_line(self, file_name: str, line: int) -> list[Candidate]:
         """Return the templates raised at ``line`` of a file named ``file_name`` (any directory)."""
-        slots = sorted(self._at_line.get((file_name, line), ()))
-        return [Candidate(group, 1.0, slot) for slot in slots if (group := self._groups[slot]) is not None]
+        return self.at_slots(sorted(self._at_line.get((file_name, line), ())))
+
+    def at_lines(self, file_name: str, lines: Iterable[int]) -> list[Candidate]:
+        """Return the templates raised at any of ``lines`` of a file named ``file_name``, by line, each once."""
+        at_line, slots = self._at_line, {}
+        for line in lines:
+            slots.update(dict.fromkeys(sorted(at_line.get((file_name, line), ()))))
+        return self.at_slots(slots)
 
     def facts(self, slot: int) -> TemplateFacts:
         """Return the facts of the template at ``slot`` (kept from the build: no parsing)."""

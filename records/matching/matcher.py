@@ -67,6 +67,7 @@ from records.matching.index import (
     IndexEntry,
     MatchIndex,
     TemplateFacts,
+    TemplateGroup,
 )
 from records.matching.kin import MIXED_FILES, NO_OPENING
 from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling
@@ -350,12 +351,8 @@ class Matcher:
         frame = error.raising_frame
         if frame is None or frame.line is None:
             return []
-        name = frame.path.rpartition("/")[2]
-        found: dict[int, Candidate] = {}
-        for line in range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1):
-            for candidate in self.index.at_line(name, line):
-                found.setdefault(candidate.slot, candidate)
-        return list(found.values())
+        lines = range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1)
+        return self.index.at_lines(frame.path.rpartition("/")[2], lines)
 
     def _site_candidates(self, error: ExtractedError) -> list[Candidate]:
         """Return the templates raised at the raising frame's line and those their answers could become one with.
@@ -368,7 +365,7 @@ class Matcher:
         if frame is None or frame.line is None:
             return []
         path = frame.package_path or frame.path
-        found = [c for c in self._raised_at_frame(error) if _raised_there(c, path, frame.line)]
+        found = [c for c in self._raised_at_frame(error) if _raised_there(c.group, path, frame.line)]
         if not found:
             return found
         kin = self.index.kin()
@@ -600,16 +597,15 @@ def _joins(fact: TemplateFacts, openings: dict[int, bool]) -> bool:
     return versioned is not None and (versioned or fact.versioned)
 
 
-def _raised_there(candidate: Candidate, path: str, raising: int) -> bool:
+def _raised_there(group: TemplateGroup, path: str, raising: int) -> bool:
     """Tell whether a template is raised in the file at ``path`` (not only one of its name) at that line."""
-    members = candidate.group.members
+    members = group.members
     if len(members) > 1:  # a check copied into many files: only those of the frame's file name can be it
-        members = candidate.group.in_file(path.rpartition("/")[2])
-    return any(
-        path_agrees(path, member.file_path or "")
-        and any(near_line(raising, line) for _, line in member.release_lines())
-        for member in members
-    )
+        members = group.in_file(path.rpartition("/")[2])
+    for member in members:
+        if path_agrees(path, member.file_path or "") and any(near_line(raising, n) for _, n in member.release_lines()):
+            return True
+    return False
 
 
 def _file_names(candidate: Candidate) -> set[str]:
@@ -877,7 +873,7 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
     prints, else the newest.
     """
     members = group.members
-    if len(members) == 1 and not members[0].entry.curated:
+    if len(members) == 1:
         return _site_of_releases(members[0], hint, versions)
     curated = [m for m in members if m.entry.curated]
     mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.releases[0][0]))
@@ -919,13 +915,17 @@ def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) 
 
 
 def _site_of_releases(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
-    """Return ``_answer`` of a group that is one mined site (the common case: no curated text to fold).
+    """Return ``_answer`` of a group of one record (the common case: no curated text to fold with a mined one).
 
     The same answer, without sorting and comparing members: a message raised in 200 model files
-    gives 200 such groups for one paste.
+    gives 200 such groups for one paste. A curated record is located where it says, and lists its
+    releases only when it carries their lines.
     """
-    entry, located = member.entry, _located_release(member, versions)
-    releases = member.releases  # newest first
+    entry = member.entry
+    if entry.curated:
+        located, releases = entry, member.releases if (member.site or entry).library_version else ()
+    else:
+        located, releases = _located_release(member, versions), member.releases  # newest first
     raising = hint.raising_line if hint is not None and member.evidence.same_line else None
     return Match(
         id=entry.record_id,
@@ -941,7 +941,7 @@ def _site_of_releases(member: _Scored, hint: FrameHint | None, versions: Mapping
         rank=member.rank,
         line_versions=_on_line(releases, raising),
         located_version=located.library_version,
-        curated=False,
+        curated=entry.curated,
     )
 
 
