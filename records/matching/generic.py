@@ -92,7 +92,11 @@ def is_generic(template: Template, repo: str | None = None) -> bool:
     repo: that of the record asked about; a template is not generic in the records of the repository that
     prints its phrase.
     """
-    owners = generic_owners(template)
+    return generic_in(generic_owners(template), repo)
+
+
+def generic_in(owners: frozenset[str | None], repo: str | None) -> bool:
+    """Tell whether a template whose generic phrases ``owners`` print is generic in ``repo``'s records."""
     return bool(owners) and (repo is None or repo not in owners)
 
 

@@ -60,7 +60,7 @@ from records.matching.folding import (
     representative_key,
     squashed_literal,
 )
-from records.matching.generic import is_generic
+from records.matching.generic import generic_in, generic_owners, is_generic
 from records.matching.index import (
     REWORDED_OPENING,
     Candidate,
@@ -478,8 +478,9 @@ def _score_members(
     # check copied into 200 model files is gathered once or twice, not 200 times.
     shared: dict[tuple[str | None, str | None, bool], Evidence] = {}
     scored: list[_Scored] = []
+    owners = generic_owners(template)
     for m in members:
-        generic = is_generic(template, m.repo)
+        generic = generic_in(owners, m.repo)
         if m.file_path and m.file_path.rpartition("/")[2] in frame_files:
             scored.append(
                 _score(_nearest_release(m, raising, framed), text, error, hint, generic, quoted=quoted, site=m)

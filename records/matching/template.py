@@ -8,7 +8,7 @@ A template such as ``"expected {n} calls to {type(model).__name__}.forward()"`` 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 # Project-written, linear patterns over record text (no nested quantifiers).
@@ -82,20 +82,21 @@ STOPWORDS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A message template split into literal segments."""
+    """A message template split into literal segments.
+
+    ``literal`` and ``literal_chars`` are worked out once, when it is made: every candidate's bound and
+    text evidence of every paste reads them.
+    """
 
     segments: tuple[str, ...]
     holes: int
+    literal: str = field(init=False, compare=False, repr=False)  # the literal text, each hole one space
+    literal_chars: int = field(init=False, compare=False, repr=False)  # literal characters: its specificity
 
-    @property
-    def literal(self) -> str:
-        """The literal text with every hole collapsed to one space."""
-        return " ".join(s.strip() for s in self.segments if s.strip())
-
-    @property
-    def literal_chars(self) -> int:
-        """How many literal characters the template has (its specificity)."""
-        return sum(len(s.strip()) for s in self.segments)
+    def __post_init__(self) -> None:
+        stripped = [segment.strip() for segment in self.segments]
+        object.__setattr__(self, "literal", " ".join(s for s in stripped if s))
+        object.__setattr__(self, "literal_chars", sum(map(len, stripped)))
 
 
 @lru_cache(maxsize=100_000)
