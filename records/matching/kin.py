@@ -5,9 +5,9 @@ files, or written with other placeholder names), joins those of one file that op
 reworded between releases) and shows a curated record that names no line on the located site whose
 text it opens. Among a paste's few dozen candidates it finds these by comparing their facts. A paste
 whose raising frame decides the answer is scored on the templates raised at that line alone, so their
-kin come from here instead: a table of every checksum that more than one template shares, made once
-from the index's per-template arrays (tens of milliseconds at 100k templates) and made again after
-the templates change.
+kin come from here instead: the index's per-template checksums sorted once (NumPy, a few milliseconds
+at 100k templates, no Python loop over them), each lookup a binary search, made again after the
+templates change.
 """
 
 from __future__ import annotations
@@ -23,15 +23,33 @@ NO_OPENING = -1  # the kin key of a template with a shorter opening (crc32 keys 
 MIXED_FILES = "/"  # the file name of a template raised in files of several names (no file name holds a "/")
 
 
-@dataclass(frozen=True, slots=True)
-class KinTable:
-    """Slots sharing a literal text or an opening, and the curated templates that name no line."""
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compared by identity
+class _Sorted:
+    """Keys in ascending order and the slot holding each, for a binary search of a key's slots."""
 
-    texts: dict[int, tuple[int, ...]]  # a literal-text checksum of several templates -> their slots
-    # (opening checksum, file name) -> slots, for an opening several templates share: only answers in one
-    # file can be one check reworded, so a template's kin are those of its file name and of mixed names.
-    openings: dict[tuple[int, str], tuple[int, ...]]
-    versioned_openings: dict[tuple[int, str], tuple[int, ...]]  # the same, of the templates with a release
+    keys: npt.NDArray[np.int64]
+    slots: npt.NDArray[np.intp]
+
+    @classmethod
+    def of(cls, keys: npt.NDArray[np.int64], slots: npt.NDArray[np.intp]) -> _Sorted:
+        order = np.argsort(keys, kind="stable")  # stable: the slots of one key stay ascending
+        return cls(keys[order], slots[order])
+
+    def slots_of(self, key: int) -> list[int]:
+        """Return the slots holding ``key``, ascending."""
+        low, high = np.searchsorted(self.keys, (key, key + 1))
+        slots: list[int] = self.slots[low:high].tolist()
+        return slots
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class KinTable:
+    """Slots by literal-text and opening checksum, and the curated templates that name no line."""
+
+    texts: _Sorted
+    openings: _Sorted
+    versioned_openings: _Sorted  # the same, of the templates with a mined member naming its release
+    file_names: Sequence[str]  # per slot (the index's list): only answers in one file are one check reworded
     curated: dict[str, tuple[int, ...]]  # file name (``MIXED_FILES``: several) -> curated templates naming no line
 
     @classmethod
@@ -45,24 +63,24 @@ class KinTable:
         versioned: array[int],
     ) -> KinTable:
         """Return the table of an index's per-template arrays (``MatchIndex``'s, slot by slot)."""
-        openings: dict[tuple[int, str], list[int]] = {}
-        for key, slots in _shared(np.frombuffer(opening_keys, dtype=np.int64), skip=NO_OPENING).items():
-            for slot in slots:
-                openings.setdefault((key, file_names[slot]), []).append(slot)
-        with_release = {key: tuple(s for s in slots if versioned[s]) for key, slots in openings.items()}
+        texts = np.frombuffer(text_keys, dtype=np.int64)
+        openings = np.frombuffer(opening_keys, dtype=np.int64)
+        with_opening = np.flatnonzero(openings != NO_OPENING)
+        with_release = with_opening[np.frombuffer(versioned, dtype=np.int8)[with_opening] != 0]
         curated: dict[str, list[int]] = {}
         for slot in np.flatnonzero(np.frombuffer(unlocated, dtype=np.int8)).tolist():
             curated.setdefault(file_names[slot], []).append(slot)
         return cls(
-            _shared(np.frombuffer(text_keys, dtype=np.int64)),
-            {key: tuple(slots) for key, slots in openings.items()},
-            {key: slots for key, slots in with_release.items() if slots},
+            _Sorted.of(texts, np.arange(len(texts))),
+            _Sorted.of(openings[with_opening], with_opening),
+            _Sorted.of(openings[with_release], with_release),
+            file_names,
             {name: tuple(slots) for name, slots in curated.items()},
         )
 
-    def same_text(self, text_key: int) -> tuple[int, ...]:
-        """Return the slots of the templates whose literal text has this checksum (none when only one has)."""
-        return self.texts.get(text_key, ())
+    def same_text(self, text_key: int) -> list[int]:
+        """Return the slots of the templates whose literal text has this checksum."""
+        return self.texts.slots_of(text_key)
 
     def same_opening(self, opening_key: int, file_names: Iterable[str], *, versioned: bool) -> list[int]:
         """Return the templates of this opening checksum raised in files of these names or of several names.
@@ -70,12 +88,12 @@ class KinTable:
         Only answers of which one names a release can join (``_reworded``): for a template that names
         none (``versioned`` false), only those that do.
         """
-        table = self.openings if versioned else self.versioned_openings
-        found = list(table.get((opening_key, MIXED_FILES), ()))
-        for name in file_names:
-            if name != MIXED_FILES:
-                found += table.get((opening_key, name), ())
-        return found
+        if opening_key == NO_OPENING:
+            return []
+        slots = (self.openings if versioned else self.versioned_openings).slots_of(opening_key)
+        wanted = {*file_names, MIXED_FILES}
+        names = self.file_names
+        return [slot for slot in slots if names[slot] in wanted]
 
     def curated_beside(self, file_name: str) -> tuple[int, ...]:
         """Return the curated templates naming no line that a template raised in ``file_name`` could host.
@@ -85,19 +103,3 @@ class KinTable:
         if file_name == MIXED_FILES:
             return tuple(slot for slots in self.curated.values() for slot in slots)
         return self.curated.get(file_name, ()) + self.curated.get(MIXED_FILES, ())
-
-
-def _shared(keys: npt.NDArray[np.int64], skip: int | None = None) -> dict[int, tuple[int, ...]]:
-    """Return each key that several positions hold, with those positions in ascending order."""
-    order = np.argsort(keys, kind="stable")  # stable: the positions of one key stay ascending
-    ordered = keys[order]
-    repeats = np.flatnonzero(ordered[1:] == ordered[:-1])
-    if not len(repeats):
-        return {}
-    shared = np.zeros(len(keys), dtype=bool)
-    shared[repeats] = shared[repeats + 1] = True
-    table: dict[int, list[int]] = {}
-    for key, slot in zip(ordered[shared].tolist(), order[shared].tolist(), strict=True):
-        if key != skip:
-            table.setdefault(key, []).append(slot)
-    return {key: tuple(slots) for key, slots in table.items()}

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from array import array
 
-import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
-
 from records.matching.index import IndexEntry, MatchIndex
-from records.matching.kin import MIXED_FILES, NO_OPENING, KinTable, _shared
+from records.matching.kin import MIXED_FILES, NO_OPENING, KinTable
 
 OPENING = "Expected {n} tokens for the attention mask, got {m} in the batch"  # 40 squashed letters and more
 
@@ -31,8 +27,8 @@ def test_templates_of_one_literal_text_are_kin_whatever_their_placeholders_and_f
         _mined("c", "the gadget {name} cannot be combined with sprockets", "src/lib/alpha.py"),
     )
     kin = index.kin()
-    assert kin.same_text(index.facts(0).text_key) == (0, 1)
-    assert kin.same_text(index.facts(2).text_key) == ()  # a text no other template has
+    assert kin.same_text(index.facts(0).text_key) == [0, 1]
+    assert kin.same_text(index.facts(2).text_key) == [2]  # a text no other template has
 
 
 def test_openings_are_kin_within_a_file_name_or_templates_of_several_names() -> None:
@@ -65,7 +61,7 @@ def test_short_openings_are_nobody_s_kin() -> None:
     index = _index(_mined("a", "Short {x}", "src/a.py"), _mined("b", "Short {y}", "src/a.py"))
     assert index.facts(0).opening_key == NO_OPENING
     assert index.kin().same_opening(NO_OPENING, ["a.py"], versioned=True) == []
-    assert index.kin().same_text(index.facts(0).text_key) == (0, 1)  # the same literal text all the same
+    assert index.kin().same_text(index.facts(0).text_key) == [0, 1]  # the same literal text all the same
 
 
 def test_curated_templates_naming_no_line_are_found_beside_their_file_or_any_for_several() -> None:
@@ -85,24 +81,16 @@ def test_curated_templates_naming_no_line_are_found_beside_their_file_or_any_for
 def test_the_table_is_made_again_after_the_templates_change() -> None:
     index = _index(_mined("a", "the widget {name} cannot be combined with sprockets", "src/lib/alpha.py"))
     key = index.facts(0).text_key
-    assert index.kin().same_text(key) == ()
+    assert index.kin().same_text(key) == [0]
     index.upsert([_mined("b", "the widget {x} cannot be combined with sprockets", "src/lib/beta.py")])
-    assert index.kin().same_text(key) == (0, 1)
+    assert index.kin().same_text(key) == [0, 1]
     index.remove("b")
     # A removed template's slot may stay listed; it is no candidate any more.
     assert [candidate.slot for candidate in index.at_slots(index.kin().same_text(key))] == [0]
 
 
-@given(st.lists(st.integers(min_value=-2, max_value=4), max_size=40))
-def test_shared_keys_list_every_position_of_a_key_held_more_than_once(keys: list[int]) -> None:
-    table = _shared(np.array(keys, dtype=np.int64), skip=-1)
-    expected: dict[int, list[int]] = {}
-    for position, key in enumerate(keys):
-        expected.setdefault(key, []).append(position)
-    assert table == {k: tuple(v) for k, v in expected.items() if len(v) > 1 and k != -1}
-
-
 def test_an_index_with_no_template_has_an_empty_table() -> None:
     empty = array("q")
     table = KinTable.build(empty, empty, [], unlocated=array("b"), versioned=array("b"))
-    assert table == KinTable({}, {}, {}, {})
+    assert table.same_text(7) == [] and table.same_opening(7, ["a.py"], versioned=True) == []
+    assert table.curated_beside(MIXED_FILES) == ()
