@@ -70,7 +70,7 @@ from records.matching.index import (
     TemplateGroup,
 )
 from records.matching.kin import MIXED_FILES, NO_OPENING
-from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling
+from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling, unpenalized_score
 from records.matching.template import Template, parse_template, segments_in_order
 from records.versions import version_key
 
@@ -299,18 +299,21 @@ class Matcher:
         that could host it are always scored, first (each template once per question).
         """
         error, hint, floor = question.error, question.hint, question.floor
+        facts = self.index.facts_of(c.slot for c in found)
+        # Copies of a check far below the one a frame picks are left out (``_score_members``), unless a
+        # curated text naming no line is among the candidates: it joins a host whatever their scores.
+        below = None if not self.prune or any(f.unlocated_curated for f in facts) else 2 * self.thresholds.margin
 
         def score(k: int, alignment: Alignment | None = None) -> list[_Scored]:
             candidate = found[k]
             items = question.scored.get(candidate.slot)
             if items is None:
                 quoted = quotes_source(candidate.group.text, question.paste)
-                items = self._score_template(candidate, error, hint, quoted, alignment)
+                items = self._score_template(candidate, error, hint, quoted, alignment, below=below)
                 question.scored[candidate.slot] = items
             return items
 
         scored: list[list[_Scored] | None] = [None] * len(found)
-        facts = self.index.facts_of(c.slot for c in found)
         if not self.prune:
             return [score(k) for k in range(len(found))]
         best = float("-inf")
@@ -440,6 +443,8 @@ class Matcher:
         hint: FrameHint | None,
         quoted: bool = False,
         alignment: Alignment | None = None,
+        *,
+        below: float | None = None,
     ) -> list[_Scored]:
         group = candidate.group
         pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
@@ -447,7 +452,7 @@ class Matcher:
         if error.error_class is None and not error.frames and not self._text_suffices(text):
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
         members = [m for m in group.members if m.alias_of is None or example_applies(m, error)]
-        return _score_members(members, text, error, hint, group.template, quoted=quoted)
+        return _score_members(members, text, error, hint, group.template, quoted=quoted, below=below)
 
     def _text_suffices(self, text: TextEvidence) -> bool:
         """Tell whether text evidence alone is enough: near certain, or a long run of the template in order."""
@@ -462,6 +467,7 @@ def _score_members(
     template: Template,
     *,
     quoted: bool,
+    below: float | None = None,
 ) -> list[_Scored]:
     """Score every member of a template: a site of several releases once, at the release that fits best.
 
@@ -469,29 +475,51 @@ def _score_members(
     their evidence differs only in whether the raising frame's line is theirs. Scored as the release
     whose line is nearest that line (the newest of those as near), else as its newest release. Scoring
     each release made a paste of a check raised in 444 files cost 80 ms.
+
+    ``below``: the members in no frame's file whose score cannot come within ``below`` of a member of
+    their class and repository that a frame points to are left out. Folding keeps only the copy of a
+    check the frame picks, and answers that far below it are neither shown nor joined to one shown
+    (``_scored`` passes twice the margin when no curated text could join them): a paste framed in one
+    of 444 model files then builds one answer, not 444.
     """
     raising = hint.raising_line if hint is not None else None
     frame_files = FrameNames.of(hint).names
     framed = frame_files if raising is not None else frozenset()
+    owners = generic_owners(template)
+    in_frames: dict[int, _Scored] = {}
+    for k, m in enumerate(members):
+        if m.file_path and m.file_path.rpartition("/")[2] in frame_files:
+            release = _nearest_release(m, raising, framed)
+            in_frames[k] = _score(release, text, error, hint, generic_in(owners, m.repo), quoted=quoted, site=m)
+    picked = _picked_ranks(in_frames.values()) if below is not None and not quoted else {}
     # A member in no frame's file has no frame or line evidence of its own: its evidence is that of
     # every such member of its class and repository, with a file or without (``frame_evidence``): a
     # check copied into 200 model files is gathered once or twice, not 200 times.
-    shared: dict[tuple[str | None, str | None, bool], Evidence] = {}
+    shared: dict[tuple[str | None, str | None, bool], Evidence | None] = {}
     scored: list[_Scored] = []
-    owners = generic_owners(template)
-    for m in members:
-        generic = generic_in(owners, m.repo)
-        if m.file_path and m.file_path.rpartition("/")[2] in frame_files:
-            scored.append(
-                _score(_nearest_release(m, raising, framed), text, error, hint, generic, quoted=quoted, site=m)
-            )
+    for k, m in enumerate(members):
+        if (item := in_frames.get(k)) is not None:
+            scored.append(item)
             continue
-        key = (m.error_class, m.repo, bool(m.file_path))
-        evidence = shared.get(key)
-        if evidence is None:
-            evidence = shared[key] = gather(m, text, error.error_class, hint)
-        scored.append(_scored_with(m, evidence, text, generic, quoted=quoted, site=m))
+        generic, key = generic_in(owners, m.repo), (m.error_class, m.repo, bool(m.file_path))
+        if key not in shared:
+            gathered = gather(m, text, error.error_class, hint)
+            pick = picked.get((m.repo, short_class(m.error_class)))
+            bound = unpenalized_score(gathered, text.literal_chars, generic=generic, quoted=quoted) * 100
+            shared[key] = None if pick is not None and below is not None and bound < pick - below else gathered
+        if (evidence := shared[key]) is not None:
+            scored.append(_scored_with(m, evidence, text, generic, quoted=quoted, site=m))
     return scored
+
+
+def _picked_ranks(items: Iterable[_Scored]) -> dict[tuple[str | None, str | None], float]:
+    """Return the best rank of each class and repository among members a frame points to (``_fold``'s pick)."""
+    picked: dict[tuple[str | None, str | None], float] = {}
+    for item in items:
+        if item.evidence.frame > 0:
+            cause = (item.entry.repo, short_class(item.entry.error_class))
+            picked[cause] = max(picked.get(cause, -math.inf), item.rank)
+    return picked
 
 
 def _nearest_release(entry: IndexEntry, raising: int | None, framed: frozenset[str]) -> IndexEntry:

@@ -46,14 +46,23 @@ W_SOURCE = 0.04
 
 def raw_score(entry: IndexEntry, evidence: Evidence, literal_chars: int, *, generic: bool, quoted: bool) -> float:
     """Return one record's combined score (0-1, unclamped) from its evidence."""
+    return _raw(entry.file_path, evidence, literal_chars, generic=generic, quoted=quoted)
+
+
+def unpenalized_score(evidence: Evidence, literal_chars: int, *, generic: bool, quoted: bool) -> float:
+    """Return ``raw_score`` of a record whose path costs it nothing: the most a record with this evidence scores."""
+    return _raw(None, evidence, literal_chars, generic=generic, quoted=quoted)
+
+
+def _raw(file_path: str | None, evidence: Evidence, literal_chars: int, *, generic: bool, quoted: bool) -> float:
     text_weight = W_TEXT
     if generic and evidence.frame <= 0:
         text_weight *= GENERIC_TEXT_FACTOR  # Python says this too: only a frame can make it ours
     raw = text_weight * evidence.text + W_CLASS * evidence.error_class + W_FRAME * evidence.frame
     raw += W_REPO * evidence.repo + W_LINE * evidence.same_line + W_EXPLAINED * evidence.explained
-    if entry.file_path and "/modular_" in entry.file_path:
+    if file_path and "/modular_" in file_path:
         raw -= MODULAR_PENALTY
-    if is_other_backend(entry.file_path) and evidence.frame <= 0:
+    if is_other_backend(file_path) and evidence.frame <= 0:
         raw -= OTHER_BACKEND_PENALTY
     at_site = evidence.frame >= 1.0 and evidence.same_line and evidence.error_class > 0
     if at_site and literal_chars < SITE_LITERAL_CHARS:

@@ -357,3 +357,31 @@ def test_of_two_records_raised_at_the_line_the_newer_release_s_is_shown() -> Non
     for order in (entries, entries[::-1]):
         answer = Matcher(MatchIndex.build(order)).match(paste).matches[0]
         assert (answer.id, answer.located_version) == ("activations", "2.0")
+
+
+def _copies(count: int) -> list[IndexEntry]:
+    message = "You must specify exactly one of the widget's inputs or its embeddings"
+    return [_mined_in(f"m{k}", message, f"lib/models/m{k}/modeling_m{k}.py", 10) for k in range(count)]
+
+
+def test_copies_far_below_the_one_a_frame_picks_are_left_out_of_scoring() -> None:
+    """The copy in the raising frame's file is scored; the 29 others, which folding drops, are not."""
+    members = [*_copies(30), _mined_in("other-repo", _copies(1)[0].error_message, "x/y.py", 3)._replace(repo="o/x")]
+    paste = _frame_at("lib/models/m7/modeling_m7.py", 10) + "ValueError: " + members[0].error_message
+    error = extract(paste).primary
+    assert error is not None
+    hint, template = _hint(error, frozenset({"lib"})), parse_template(members[0].error_message)
+    text = text_evidence(template, None, error.message)
+    kept = _score_members(members, text, error, hint, template, quoted=False, below=12.0)
+    assert [item.entry.id for item in kept] == ["m7", "other-repo"]  # another repository's copy is another cause
+    assert len(_score_members(members, text, error, hint, template, quoted=False)) == 31  # nothing left out
+    quoted = _score_members(members, text, error, hint, template, quoted=True, below=12.0)
+    assert len(quoted) == 31  # a quoted raise statement frames every copy: folding keeps them all
+    matcher = Matcher(MatchIndex.build(members))
+    assert matcher.match(paste).matches == Matcher(matcher.index, prune=False).match(paste).matches
+
+
+def test_without_a_frame_every_copy_of_a_check_is_still_folded_into_the_answer() -> None:
+    members = _copies(30)
+    (answer,) = Matcher(MatchIndex.build(members)).match("ValueError: " + members[0].error_message).matches
+    assert len(answer.member_ids) == 30 and len(answer.other_files) == 29
