@@ -394,18 +394,43 @@ def placeholder(value: str, screen: Screen | None = None) -> bool:
 
 
 def entropy_under(value: str, limit: float) -> bool:
-    """Return True when shannon(value) < limit: told by two bounds for most values, else by the sum.
+    """Return True when shannon(value) < limit: told by bounds for most values, else by the sum.
 
-    The entropy is at most log2 of the number of distinct characters, and at least the min-entropy,
-    -log2 of the largest share one character has. Both come from the counts in C; the sum takes a
-    Python-level step per distinct character, half the cost of the entropy of a short value.
+    The entropy is at most log2 of the number of distinct characters, and at least that of the most
+    uneven value of the same length and distinct characters (see _fewest_distinct_over); both come from
+    the set of its characters, built in C. Then it is at least the min-entropy, -log2 of the largest
+    share one character has, from the counts (in C too); the sum takes a Python-level step per
+    distinct character.
     """
-    counted = _counts(value)
-    if len(counted) < 2**limit:
+    distinct = len(set(value))
+    if distinct < 2**limit:
         return True
+    if distinct >= _fewest_distinct_over(len(value), limit):
+        return False
+    counted = _counts(value)
     if max(counted.values()) * 2**limit <= len(value):
         return False
     return _entropy(value, counted) < limit
+
+
+# How far over the limit a bound must be for the sum, computed in floats, to be over it too (its rounding
+# error is some 1e-15 bits).
+_ENTROPY_MARGIN = 1e-9
+
+
+@cache
+def _fewest_distinct_over(size: int, limit: float) -> int:
+    """Return the fewest distinct characters that put every value of this length over limit bits.
+
+    Of the values of one length and number of distinct characters, the one whose entropy is least has one
+    character repeated and every other once (entropy is Schur-concave: the most uneven counts give the
+    least), and it grows with the number of distinct characters.
+    """
+    for distinct in range(1, size + 1):
+        counts = (size - distinct + 1, *([1] * (distinct - 1)))
+        if -sum(n / size * math.log2(n / size) for n in counts) > limit + _ENTROPY_MARGIN:
+            return distinct
+    return size + 1
 
 
 def shannon(value: str) -> float:

@@ -76,13 +76,19 @@ def _openai(value: str) -> bool:
 
 def labelled_value(value: str, screen: Screen | None = None) -> bool:
     """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
-    # Slices compared rather than str.startswith, whose argument parsing costs more than the test.
-    nested = "= " in value or " =" in value or ": " in value or value[:1] == "<"
-    if (value[:1] == "/" or value[:2] == "~/") and "/" in value[2:]:
+    # The tests that need a rare character are asked only when it occurs: an env dump's value holds none of
+    # them, and a paste may hold hundreds of values. Slices are compared rather than str.startswith, whose
+    # argument parsing costs more than the test.
+    first = value[:1]
+    if first == "<" or (" " in value and ("= " in value or " =" in value or ": " in value)):
+        return False  # a tag, or a nested assignment
+    if (first == "/" or value[:2] == "~/") and "/" in value[2:]:
         return False  # PWD=/home/alice/proj is a directory, left to home_user
-    if nested or value.lower() in _NOT_SECRETS or _escaped_start(value):
+    if first == "%" and _escaped_start(value):
         return False
-    return _holds_letter_or_digit(value) and _random(value, screen)
+    if len(value) <= _LONGEST_NOT_SECRET and value.lower() in _NOT_SECRETS:
+        return False
+    return _holds_letter_or_digit(value) and not placeholder(value, screen)
 
 
 def _holds_letter_or_digit(value: str) -> bool:
@@ -133,6 +139,7 @@ def _escaped_start(value: str) -> bool:
 
 # Quoted values that are no secret; a name such as secret_name or token_type labels no secret either.
 _NOT_SECRETS = frozenset({"none", "null", "true", "false", "undefined", "nil", "password", "secret", "token"})
+_LONGEST_NOT_SECRET = max(map(len, _NOT_SECRETS))
 _NOT_SECRET_SUFFIXES = (
     *("name", "id", "ids", "type", "types", "path", "file", "dir", "url", "uri", "endpoint", "header"),
     *("length", "size", "len", "count", "env", "var", "prefix", "format", "field"),
@@ -271,7 +278,7 @@ _VALUE_SET = frozenset(string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}(
 
 
 def _generic_secret_spans(text: str, start: int, end: int) -> Spans | None:
-    """Return the spans of a match of GENERIC_SECRET in ASCII text, given the match's span.
+    """Return the span of a match of GENERIC_SECRET in ASCII text and its value's, given the match's span.
 
     A match that ends with a quote took that quote's alternative (a bare value holds no quote), whose value
     holds no such quote: it starts after the last one before the end. Otherwise the value is bare. The name
@@ -279,17 +286,12 @@ def _generic_secret_spans(text: str, start: int, end: int) -> Spans | None:
     character before the name), and ends where its characters do, in every parse: none of what may follow
     it (a quote, a space, an operator) is one. From there the tail's own parse gives the value.
     """
-    spans: Spans = [(start, end), (-1, -1), (-1, -1), (-1, -1), (-1, -1)]
     last = text[end - 1]
     if last in _QUOTES:
-        spans[1 + _QUOTES.index(last)] = (text.rfind(last, start, end - 1) + 1, end - 1)
-        return spans
+        return [(start, end), (text.rfind(last, start, end - 1) + 1, end - 1)]
     name = start if text[start].isalnum() else start + 1
     value = _bare_value_start(text, skip(text, name, end, _NAME_CHARACTERS), end)
-    if value is None:
-        return None
-    spans[4] = (value, end)
-    return spans
+    return None if value is None else [(start, end), (value, end)]
 
 
 def _bare_value_start(text: str, at: int, end: int) -> int | None:

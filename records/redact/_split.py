@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 
 from records._re2 import Match, Spans, compile_spans
 
-# Given the text and a match's span, the match's spans (the whole match, then each group), or None when
-# the locator cannot tell them (then the whole pattern is asked).
+# Given the text and a match's span, the match's span and its secret's (see SplitPattern.spans), or None
+# when the locator cannot tell them (then the whole pattern is asked).
 Locator = Callable[[str, int, int], Spans | None]
 # Given the text and a match's span, where its secret group can lie: (the lowest start, the end), or None.
 Bound = Callable[[str, int, int], tuple[int, int] | None]
@@ -45,13 +45,15 @@ class SplitPattern:
         return self._bare.occurs(text)
 
     def spans(self, text: str, unwanted: Unwanted | None = None) -> Iterator[Spans]:
-        """Yield the spans of every match: the same as those of the pattern whole.
+        """Yield the span of every match and of its secret, the first group that took part (as the pattern whole).
 
-        unwanted: given where a match's secret group can lie, True when the caller has no use for the
-        match; those are then left out (or not) before their groups are located.
+        Only those two: a caller reads the secret, and a list of every group for each of hundreds of matches
+        is work for nothing. unwanted: given where a match's secret group can lie, True when the caller has
+        no use for the match; those are then left out (or not) before their groups are located.
         """
         if not text.isascii():
-            yield from self._whole.spans(text)
+            for spans in self._whole.spans(text):
+                yield secret_spans(spans)
             return
         bound = self._bound
         for spans in self._bare.spans(text):
@@ -65,7 +67,12 @@ class SplitPattern:
 
     def _asked(self, text: str, start: int) -> Spans:
         """Return the whole pattern's spans of its match at start (a fallback the locators should never need)."""
-        return next(spans for spans in self._whole.spans(text) if spans[0][0] == start)
+        return secret_spans(next(spans for spans in self._whole.spans(text) if spans[0][0] == start))
+
+
+def secret_spans(spans: Spans) -> Spans:
+    """Return the span of a match and of its first group that took part (of the match again without one)."""
+    return [spans[0], next((span for span in spans[1:] if span[0] >= 0), spans[0])]
 
 
 def without_groups(regex: str) -> str:

@@ -116,3 +116,17 @@ def test_entropy_under_a_limit_is_told_as_the_sum_tells_it(value: str, limit: fl
 )
 def test_entropy_under_three_bits_at_and_near_the_bounds(value: str, under: bool) -> None:
     assert entropy_under(value, 3.0) is under
+
+
+@pytest.mark.parametrize("size", [16, 17, 24, 40, 64])
+def test_the_fewest_distinct_characters_over_a_limit_bound_the_most_uneven_value(size: int) -> None:
+    # At the bound, the value with one character repeated and every other once is over three bits; with one
+    # distinct character fewer it is not, so the bound is the tightest the count of distinct characters
+    # alone can give.
+    fewest = _allowlists._fewest_distinct_over(size, 3.0)
+    others = (string.ascii_letters[1:] + string.digits)[: fewest - 1]
+    uneven = "a" * (size - fewest + 1) + others
+    assert len(uneven) == size and len(set(uneven)) == fewest
+    assert shannon(uneven) > 3.0
+    fewer = "a" * (size - fewest + 2) + others[:-1]
+    assert len(fewer) == size and shannon(fewer) <= 3.0

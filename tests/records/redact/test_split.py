@@ -1,8 +1,9 @@
 """The generic rules' patterns matched in two steps (records/redact/_split.py) give RE2's own spans.
 
 The locators read a secret's group off the match by reasoning about each pattern's parse; these tests hold
-that reasoning to RE2's answer (the pattern whole, with its groups) on texts built from the fragments the
-reasoning turns on: labels, every operator, quotes, spaces, separators, terminators and values.
+that reasoning to RE2's answer (the pattern whole, with its groups: the match and the first group that took
+part) on texts built from the fragments the reasoning turns on: labels, every operator, quotes, spaces,
+separators, terminators and values.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from records.redact import _rules, _scanner
-from records.redact._split import SplitPattern, gitleaks_generic_bounds, skip, without_groups
+from records.redact._split import SplitPattern, gitleaks_generic_bounds, secret_spans, skip, without_groups
 
 _LABELS = (
     "api_key", "API_KEY", "SERVICE_7_API_KEY", "password", "db.pass", "x-secret", "clientSecret", "token",
@@ -53,8 +54,12 @@ def _patterns() -> list[SplitPattern]:
     return [ours, theirs]
 
 
+def _whole(pattern: SplitPattern, text: str) -> list[list[tuple[int, int]]]:
+    return [secret_spans(spans) for spans in pattern._whole.spans(text)]
+
+
 def _agree(pattern: SplitPattern, text: str) -> None:
-    assert list(pattern.spans(text)) == list(pattern._whole.spans(text))
+    assert list(pattern.spans(text)) == _whole(pattern, text)
     for (start, end), *_ in pattern._bare.spans(text):
         assert pattern._locate(text, start, end) is not None  # the fallback is never needed
 
@@ -107,7 +112,12 @@ def test_matches_the_caller_does_not_want_are_left_out_before_they_are_located()
 def test_text_that_is_not_ascii_takes_the_pattern_whole() -> None:
     text = "api_key=é1234567890abcdef password=s3cr3t-Passw0rd"
     for pattern in _patterns():
-        assert list(pattern.spans(text)) == list(pattern._whole.spans(text))
+        assert list(pattern.spans(text)) == _whole(pattern, text)
+
+
+def test_a_match_is_given_with_its_first_group_that_took_part() -> None:
+    assert secret_spans([(0, 9), (-1, -1), (2, 5), (6, 8)]) == [(0, 9), (2, 5)]
+    assert secret_spans([(0, 9)]) == [(0, 9), (0, 9)]
 
 
 @pytest.mark.parametrize(
