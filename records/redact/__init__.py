@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import islice, repeat
+from itertools import compress, islice, repeat
 from typing import TypeVar
 
 from records._re2 import Spans, encodable, literal_finder
@@ -119,9 +119,12 @@ def _accept(rule: _Rule, present: frozenset[str], screen: Screen) -> Callable[[s
     return _told(rule.accept_in, screen) if rule.accept_in is not None else rule.accept
 
 
-def _accept_match(rule: _Rule, screen: Screen) -> Callable[[str], bool] | None:
-    """Return the rule's check on a whole match, told the text's Screen when it can use it."""
-    return _told(rule.accept_match_in, screen) if rule.accept_match_in is not None else rule.accept_match
+def _accept_matches(rule: _Rule) -> Callable[[list[str]], list[bool]] | None:
+    """Return the rule's check on whole matches, as one call for all of a text's matches."""
+    if rule.accept_matches is not None:
+        return rule.accept_matches
+    accept_match = rule.accept_match
+    return None if accept_match is None else lambda wholes: list(map(accept_match, wholes))
 
 
 def _told(check: Callable[[str, Screen], bool], screen: Screen) -> Callable[[str], bool]:
@@ -129,13 +132,17 @@ def _told(check: Callable[[str, Screen], bool], screen: Screen) -> Callable[[str
 
 
 def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen: Screen) -> None:
-    """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed."""
-    accept, accept_match = _accept(rule, present, screen), _accept_match(rule, screen)
-    kind, locate = rule.kind, rule.locate
-    starts, ends, kinds = found.starts.append, found.ends.append, found.kinds.append
+    """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed.
+
+    Each match's value is judged as it is found; then, when the rule judges matches too, the matches whose
+    value passed are judged all at once.
+    """
+    accept, accept_matches, locate = _accept(rule, present, screen), _accept_matches(rule), rule.locate
     # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
     values: dict[str, bool] = {}
-    matches: dict[str, bool] = {}
+    starts: list[int] = []
+    ends: list[int] = []
+    wholes: list[tuple[int, int]] = []  # the spans of the matches, when the rule judges them
     for spans in rule.pattern.spans(text):
         if locate is not None:
             start, end = locate(text, *spans[0])
@@ -145,24 +152,32 @@ def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen
         value = text[start:end].rstrip()
         if not value:
             continue
-        # The value first: its tests turn down most of what is turned down (a '%'-escape, a nested
-        # assignment) without the call into RE2 that the label's allowlists cost.
         if accept is not None:
-            kept = values.get(value)
-            if kept is None:
-                kept = values[value] = accept(value)
-            if not kept:
+            verdict = values.get(value)
+            if verdict is None:
+                verdict = values[value] = accept(value)
+            if not verdict:
                 continue
-        if accept_match is not None:
-            whole = text[spans[0][0] : spans[0][1]]
-            kept = matches.get(whole)
-            if kept is None:
-                kept = matches[whole] = accept_match(whole)
-            if not kept:
-                continue
-        starts(start)
-        ends(start + len(value))
-        kinds(kind)
+        starts.append(start)
+        ends.append(start + len(value))
+        if accept_matches is not None:
+            wholes.append(spans[0])
+    if accept_matches is not None and starts:
+        starts, ends = _judged(text, accept_matches, starts, ends, wholes)
+    found.starts.extend(starts)
+    found.ends.extend(ends)
+    found.kinds.extend([rule.kind] * len(starts))
+
+
+def _judged(
+    text: str, accept_matches: Callable[[list[str]], list[bool]], starts: list[int], ends: list[int], wholes: Spans
+) -> tuple[list[int], list[int]]:
+    """Return the findings (starts and ends) whose match (spans in wholes) passes the check, each asked once."""
+    matches = [text[start:end] for start, end in wholes]
+    distinct = list(dict.fromkeys(matches))
+    verdicts = dict(zip(distinct, accept_matches(distinct), strict=True))
+    kept = list(map(verdicts.__getitem__, matches))
+    return list(compress(starts, kept)), list(compress(ends, kept))
 
 
 @cache

@@ -7,9 +7,11 @@ when it holds a filler word or a run, looks like a template, or is too regular (
 
 from __future__ import annotations
 
+import bisect
 import collections
+import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -117,6 +119,45 @@ def relax(regex: str) -> str | None:
     return "".join(out)
 
 
+def lined(regex: str) -> str | None:
+    r"""Return regex read in multi-line mode, \A and \z as line anchors, or None when it cannot be read here.
+
+    Wherever the regex matches a value, the lined regex matches the same characters of a text that holds the
+    value on a line of its own: its anchors match at the value's ends there too, and a word boundary at an
+    end sees a line break as it sees the value's end (no word character either way). It may match more (at
+    the lines of a value with line breaks, or across lines), never less: see accepted_each.
+    """
+    if "\\Q" in regex:
+        return None
+    out: list[str] = []
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "[":
+            end = class_end(regex, index)
+            if end < 0:
+                return None
+            out.append(regex[index:end])
+            index = end
+        elif char == "\\":
+            pair = regex[index : index + 2]
+            out.append("^" if pair == "\\A" else "$" if pair == "\\z" else pair)
+            index += 2
+        elif regex.startswith("(?", index) and _unsets_multiline(regex, index + 2):
+            return None
+        else:
+            out.append(char)
+            index += 1
+    return "(?m)" + "".join(out)
+
+
+def _unsets_multiline(regex: str, at: int) -> bool:
+    """Tell whether the flags of a group opened just before at turn multi-line mode off ('(?-m)', '(?i-m:')."""
+    flags = regex[at:]
+    flags = flags[: min((flags.find(c) for c in ":)" if c in flags), default=0)]
+    return "-" in flags and "m" in flags.split("-", 1)[1]
+
+
 _FINDER_FROM = 16  # stop words; below this, plain substring tests are quicker than an RE2 call
 
 
@@ -141,6 +182,7 @@ class _Joined:
 
     pattern: SpanPattern
     members: tuple[Allow, ...]
+    lined: SpanPattern | None = None  # the pattern read over many values, one a line (see lined)
 
 
 def joined(allows: list[Allow]) -> _Joined | None:
@@ -148,7 +190,46 @@ def joined(allows: list[Allow]) -> _Joined | None:
     with_regex = tuple(a for a in allows if a.pattern is not None)
     if not with_regex:
         return None
-    return _Joined(compile_spans("|".join(f"(?:{r})" for a in with_regex for r in a.regexes)), with_regex)
+    regexes = [r for a in with_regex for r in a.regexes]
+    each = [lined(r) for r in regexes]
+    return _Joined(
+        compile_spans("|".join(f"(?:{r})" for r in regexes)),
+        with_regex,
+        None if None in each else _lined_alternation([r for r in each if r is not None]),
+    )
+
+
+def _lined_alternation(regexes: list[str]) -> SpanPattern | None:
+    try:
+        return compile_spans("|".join(f"(?:{r})" for r in regexes))
+    except re2.error:
+        return None  # an anchor made a line anchor under a quantifier ('\\A*'): no batch for these lists
+
+
+# Values asked of at once, below which each is asked alone: the join and the pass over them cost about what
+# a few calls do.
+_LINED_FROM = 8
+
+
+def accepted_each(found: _Joined, values: Sequence[str]) -> list[bool]:
+    """Return, for each value, whether the joined regexes match it: one RE2 pass over all, then the few it flags.
+
+    The values are joined one a line and the lined pattern is run over them. Where the pattern matches a
+    value, the lined one matches inside the value's line (see lined), and the pass reports a match that
+    covers or starts at that place (RE2 reports the leftmost match from where it stands, so a match it
+    reports either ends before that place or reaches it): each reported match flags the values whose lines
+    it touches, a superset of those the pattern matches, each then asked alone.
+    """
+    if found.lined is None or len(values) < _LINED_FROM:
+        return [found.pattern.occurs(value) for value in values]
+    starts = list(itertools.accumulate((len(value) + 1 for value in values), initial=0))
+    flagged = bytearray(len(values))
+    for spans in found.lined.spans("\n".join(values)):
+        start, end = spans[0]
+        first = bisect.bisect_right(starts, start) - 1
+        last = bisect.bisect_right(starts, max(start, end - 1)) - 1
+        flagged[first : last + 1] = b"\x01" * (last + 1 - first)
+    return [bool(flag) and found.pattern.occurs(value) for flag, value in zip(flagged, values, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +257,24 @@ class Checks:
             worded=self.worded,
             both=self.both,
         )
+
+    def accepts_each(self, secrets: Sequence[str], matches: Sequence[str], lines: Sequence[str]) -> list[bool]:
+        """Return, for each finding (its secret, match and line), whether some allowlist lets it go.
+
+        The regexes of each target are asked of every finding at once (see accepted_each); stop words and
+        lists of condition AND, finding by finding.
+        """
+        accepted = [False] * len(secrets)
+        for found, parts in ((self.secret, secrets), (self.match, matches), (self.line, lines)):
+            if found is not None:
+                accepted = [a or b for a, b in zip(accepted, accepted_each(found, parts), strict=True)]
+        if self.worded or self.both:
+            plan = self.whole()
+            accepted = [
+                a or plan.accepts_unjoined(secret, match, line)
+                for a, secret, match, line in zip(accepted, secrets, matches, lines, strict=True)
+            ]
+        return accepted
 
 
 def checks_of(allows: list[Allow]) -> Checks:
@@ -210,6 +309,10 @@ class _Plan:
             return True
         if self.line is not None and self.line.occurs(line):
             return True
+        return self.accepts_unjoined(secret, match, line)
+
+    def accepts_unjoined(self, secret: str, match: str, line: str) -> bool:
+        """Return True when a stop word or a list of condition AND lets the finding go (the joined regexes aside)."""
         if self.words is None:
             lowered = secret.lower()
             if any(a.has_stopword(lowered) for a in self.worded):

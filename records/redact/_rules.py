@@ -39,10 +39,12 @@ class Rule:
     # Lower-case ASCII literals one of which occurs in every value that accept rejects: in a text with
     # none of them, accept would pass every value and is not asked.
     rejected_only_with: tuple[str, ...] = ()
-    # accept and accept_match told the Screen of the text at hand, which spares the tests that cannot
-    # pass in it (the same answers, in a fraction of the time on a paste of hundreds of labelled values).
+    # accept told the Screen of the text at hand, which spares the tests that cannot pass in it (the same
+    # answers, in a fraction of the time on a paste of hundreds of labelled values).
     accept_in: Callable[[str, Screen], bool] | None = None
-    accept_match_in: Callable[[str, Screen], bool] | None = None
+    # accept_match of every match of a text at once (a list of verdicts, in order): a check that asks RE2
+    # asks it once for all of them (see records.redact._allowlists.accepted_each).
+    accept_matches: Callable[[list[str]], list[bool]] | None = None
     # Matched on the scanner's view of the text (records.redact._scanner.view), where a URL query's '&' and an
     # escaped JSON quote read as the space and quote that end a value, as they do for gitleaks' rules.
     on_view: bool = False
@@ -151,13 +153,34 @@ def labelled_name(match: str, screen: Screen | None = None) -> bool:
 
     gitleaks' allowlists for generic keys (csrf and public tokens, stop words, known test values) apply.
     """
-    # The match may start with the character before the name ('=' of '?q=password=...'): the allowlists
-    # see the assignment from its name on, as on a line of its own.
-    labelled = match[1:] if match[:1] in _BEFORE_NAME else match
-    name = labelled.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
-    if name.lower().endswith(_NOT_SECRET_SUFFIXES):
+    labelled = _labelled(match)
+    if _names_no_secret(labelled):
         return False
     return not _scanner.generic_allowed(_value_of(labelled), labelled.strip(), screen)
+
+
+def labelled_names(matches: list[str]) -> list[bool]:
+    """Return labelled_name of each match, gitleaks' allowlists asked of all of them at once."""
+    labelled = [_labelled(match) for match in matches]
+    named = [not _names_no_secret(label) for label in labelled]
+    asked = [label for label, kept in zip(labelled, named, strict=True) if kept]
+    allowed = iter(_scanner.generic_allowed_each([_value_of(label) for label in asked], [a.strip() for a in asked]))
+    return [kept and not next(allowed) for kept in named]
+
+
+def _labelled(match: str) -> str:
+    """Return a labelled match from its name on.
+
+    The match may start with the character before the name ('=' of '?q=password=...'): the allowlists see
+    the assignment from its name on, as on a line of its own.
+    """
+    return match[1:] if match[:1] in _BEFORE_NAME else match
+
+
+def _names_no_secret(labelled: str) -> bool:
+    """Tell a label that names a secret's name, type or location (secret_name, token_path), from its name on."""
+    name = labelled.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
+    return name.lower().endswith(_NOT_SECRET_SUFFIXES)
 
 
 _BEFORE_NAME = frozenset("=&?#;,|")
@@ -492,7 +515,7 @@ RULES: tuple[Rule, ...] = (
         labelled_value,
         labelled_name,
         accept_in=labelled_value,
-        accept_match_in=labelled_name,
+        accept_matches=labelled_names,
     ),
     Rule("password", compile_pattern(PASSWORD_WORD), ("pass", "pwd"), password_word),
     Rule(

@@ -14,7 +14,7 @@ import functools
 import itertools
 import json
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import EllipsisType
 
@@ -399,6 +399,14 @@ def _generic() -> tuple[ScannerRule, Allow, Checks] | None:
     on_secret = [a for a in (glob, *rule.allow) if a.target == "secret"]
     on_match = [a for a in (glob, *rule.allow) if a.target != "secret"]
     return rule, glob, Checks(joined(on_secret), joined(on_match), None, (), ())
+
+
+def generic_allowed_each(secrets: Sequence[str], matches: Sequence[str]) -> list[bool]:
+    """Return, for each labelled value and its match, what generic_allowed says, asking RE2 once for most."""
+    found = _generic()
+    if found is None:
+        return [False] * len(secrets)
+    return found[2].accepts_each(secrets, matches, matches)
 
 
 def generic_allowed(secret: str, match: str, screen: Screen | None = None) -> bool:

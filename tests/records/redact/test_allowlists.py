@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from records._re2 import compile_spans
 from records.redact import _allowlists, _scanner
-from records.redact._allowlists import Screen, entropy_under, relax, shannon
+from records.redact._allowlists import Screen, accepted_each, entropy_under, joined, lined, relax, shannon
 
 
 @pytest.mark.parametrize(
@@ -130,3 +130,51 @@ def test_the_fewest_distinct_characters_over_a_limit_bound_the_most_uneven_value
     assert shannon(uneven) > 3.0
     fewer = "a" * (size - fewest + 2) + others[:-1]
     assert len(fewer) == size and shannon(fewer) <= 3.0
+
+
+# --- asking many values at once ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("regex", "read"),
+    [
+        (r"^[a-zA-Z_.-]+$", r"(?m)^[a-zA-Z_.-]+$"),
+        (r"\Aab\z", r"(?m)^ab$"),
+        (r"(?:\n|\z)[\A\z]", r"(?m)(?:\n|$)[\A\z]"),  # inside a class, escapes are members
+        (r"a\\z", r"(?m)a\\z"),  # an escaped backslash, then a 'z'
+        (r"(?i-m:x)", None),
+        (r"(?-m)x", None),
+        (r"(?i)x(?P<name>y)(?:z)", r"(?m)(?i)x(?P<name>y)(?:z)"),
+        (r"\Qa$\E", None),
+    ],
+)
+def test_a_regex_is_read_over_lines_with_its_ends_as_line_ends(regex: str, read: str | None) -> None:
+    assert lined(regex) == read
+
+
+_PIECES = ["a", "B", "1", "_", ".", "-", " ", "\n", "$", "{", "}", "true", "false", "null", "x=", "X=", "%s"]
+
+
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=6).map("".join), max_size=30))
+def test_values_asked_at_once_get_the_answers_each_gets_alone(values: list[str]) -> None:
+    rule, glob = _generic_checks()
+    lists = [glob, *rule.allow]
+    for target in ("secret", "match", "line"):
+        found = joined([a for a in lists if a.target == target])
+        assert found is not None and found.lined is not None
+        assert accepted_each(found, values) == [found.pattern.occurs(value) for value in values]
+    for regex in (r"\bab\b", r"(?:a|^b)\s*$", r"\Ab\z", r"(?s)a.b", r"^$", r"x*"):
+        read = lined(regex)
+        assert read is not None
+        found = _allowlists._Joined(compile_spans(regex), (), compile_spans(read))
+        assert accepted_each(found, values) == [found.pattern.occurs(value) for value in values]
+
+
+@given(st.lists(_VALUES, max_size=12))
+def test_a_rules_checks_asked_of_many_findings_at_once_answer_as_asked_one_by_one(values: list[str]) -> None:
+    rule, _ = _generic_checks()
+    assert rule.checks is not None
+    lines = [f"api_key={value}" for value in values]
+    whole = rule.checks.whole()
+    expected = [whole.accepts(value, line, line) for value, line in zip(values, lines, strict=True)]
+    assert rule.checks.accepts_each(values, lines, lines) == expected

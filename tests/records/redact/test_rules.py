@@ -26,6 +26,7 @@ from records.redact._rules import (
     _slack,
     _value_of,
     labelled_name,
+    labelled_names,
     labelled_value,
 )
 
@@ -90,6 +91,20 @@ def test_a_label_that_names_a_secret_not_its_name_or_place() -> None:
     assert _value_of('api_key => "Ab12Cd34"') == "Ab12Cd34"
     assert _value_of("token: 'Ab12'") == "Ab12"
     assert _value_of("no operator") == "no operator"
+
+
+_LABELS = ["password", "secret_name", "api_key", "token_path", "?q=password", "csrf_token", "publicKey"]
+_LABELLED_VALUES = ["s3cr3t-Passw0rd!", "abcdefghij", "${TOKEN}", "true", "/home/x/y", "Ab12Cd34Ef", "{{ x }}"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_LABELS), st.sampled_from(["=", ": ", " => "]), st.sampled_from(_LABELLED_VALUES))
+    )
+)
+def test_labels_judged_all_at_once_are_judged_as_one_by_one(parts: list[tuple[str, str, str]]) -> None:
+    matches = [f"{label}{operator}{value}" for label, operator, value in parts]
+    assert labelled_names(matches) == [labelled_name(match) for match in matches]
 
 
 def test_a_private_key_needs_key_material() -> None:
