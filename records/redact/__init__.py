@@ -24,6 +24,7 @@ from typing import TypeVar
 from records._re2 import Spans, encodable, literal_finder
 from records.redact import _scanner
 from records.redact._allowlists import Screen
+from records.redact._percent import percent_decoded
 from records.redact._ported import DETECT_SECRETS
 from records.redact._rules import RULES as _OWN_RULES
 from records.redact._rules import Rule as _Rule
@@ -194,7 +195,7 @@ def _find(text: str) -> _Found:
     found = _Found()
     screen = Screen(safe)
     _scan_rules(safe, present, found, screen, personal=True)
-    percent = _scanner.percent_decoded(safe)  # decoded once: a paste of escapes costs a step for each
+    percent = percent_decoded(safe)  # decoded once: a paste of escapes costs a step for each
     for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found), decoded=percent):
         found.add(start, end, kind)
     # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written; a value

@@ -17,6 +17,7 @@ from records._re2 import SpanPattern, Spans
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
 from records.redact._allowlists import Screen, placeholder
+from records.redact._percent import percent_decoded
 from records.redact._split import SplitPattern, operators_by_first, skip
 
 
@@ -117,7 +118,7 @@ def _json_decoded(value: str) -> str:
 
 def _percent_decoded(value: str) -> str:
     """Return value as the scanner's percent-decoded view reads it (the value itself without escapes)."""
-    decoded = _scanner.percent_decoded(value)
+    decoded = percent_decoded(value)
     return value if decoded is None else decoded[0]
 
 

@@ -330,15 +330,3 @@ def test_a_noseyparker_secret_is_the_second_group_when_a_user_or_id_comes_first(
     alone = re2.search(r"\b(tok_[a-z]+)", "x tok_abc")
     assert both is not None and _np_secret(both) == "hunter"
     assert alone is not None and _np_secret(alone) == "tok_abc"
-
-
-def test_percent_decoding_reads_a_utf8_run_as_one_character_and_maps_it_back() -> None:
-    text = "a%C2%A8b%41c%C2zz%E2%82%ACq%F0%9F"
-    decoded = _scanner.percent_decoded(text)
-    assert decoded is not None
-    plain, back = decoded
-    # A run that spells a character in UTF-8 is that character; a lone or cut lead byte reads as its value.
-    assert plain == "a¨bAcÂzz€q\xf0\x9f"
-    spelled = [text.__getitem__(slice(*back(index, index + 1))) for index in range(len(plain))]
-    assert spelled == ["a", "%C2%A8", "b", "%41", "c", "%C2", "z", "z", "%E2%82%AC", "q", "%F0", "%9F"]
-    assert text[slice(*back(1, 4))] == "%C2%A8b%41"
