@@ -110,14 +110,17 @@ def _secret_span(spans: Spans) -> tuple[int, int]:
     return spans[0]
 
 
-def _accept(rule: _Rule, present: frozenset[str], screen: Screen) -> Callable[[str], bool] | None:
-    """Return the rule's check on a value, or None when it would accept every value of the text.
+def _accept(rule: _Rule, present: frozenset[str]) -> Callable[[str, Screen], bool] | None:
+    """Return the rule's check on a value and the text's Screen, or None when it would accept every value.
 
-    present: the literals of _finder that occur in the text (lower-cased); screen: the text's Screen.
+    present: the literals of _finder that occur in the text (lower-cased).
     """
     if rule.rejected_only_with and present.isdisjoint(rule.rejected_only_with):
         return None
-    return _told(rule.accept_in, screen) if rule.accept_in is not None else rule.accept
+    if rule.accept_in is not None:
+        return rule.accept_in
+    accept = rule.accept
+    return None if accept is None else lambda value, _: accept(value)
 
 
 def _accept_matches(rule: _Rule) -> Callable[[list[str]], list[bool]] | None:
@@ -128,17 +131,13 @@ def _accept_matches(rule: _Rule) -> Callable[[list[str]], list[bool]] | None:
     return None if accept_match is None else lambda wholes: list(map(accept_match, wholes))
 
 
-def _told(check: Callable[[str, Screen], bool], screen: Screen) -> Callable[[str], bool]:
-    return lambda value: check(value, screen)
-
-
 def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen: Screen) -> None:
     """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed.
 
     Each match's value is judged as it is found; then, when the rule judges matches too, the matches whose
     value passed are judged all at once.
     """
-    accept, accept_matches, locate = _accept(rule, present, screen), _accept_matches(rule), rule.locate
+    accept, accept_matches, locate = _accept(rule, present), _accept_matches(rule), rule.locate
     # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
     values: dict[str, bool] = {}
     starts: list[int] = []
@@ -156,7 +155,7 @@ def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen
         if accept is not None:
             verdict = values.get(value)
             if verdict is None:
-                verdict = values[value] = accept(value)
+                verdict = values[value] = accept(value, screen)
             if not verdict:
                 continue
         starts.append(start)

@@ -91,7 +91,10 @@ def labelled_value(value: str, screen: Screen | None = None) -> bool:
         return False
     if len(value) <= _LONGEST_NOT_SECRET and value.lower() in _NOT_SECRETS:
         return False
-    return _holds_letter_or_digit(value) and not placeholder(value, screen)
+    escaped = "\\" in value or "%" in value
+    if not (_holds_letter_or_digit(value) if escaped else any(map(str.isalnum, value))):
+        return False
+    return not placeholder(value, screen)
 
 
 def _holds_letter_or_digit(value: str) -> bool:
@@ -100,8 +103,6 @@ def _holds_letter_or_digit(value: str) -> bool:
     JSON spells '¨' as a backslash, 'u' and '00a8', a URL query as '%C2%A8': a password of punctuation so
     escaped holds letters and digits as written, and none as read.
     """
-    if "\\" not in value and "%" not in value:
-        return any(map(str.isalnum, value))
     return any(map(str.isalnum, _percent_decoded(_json_decoded(value))))
 
 
@@ -137,7 +138,10 @@ def _escaped_start(value: str) -> bool:
 
     What it holds is judged where the text is read percent-decoded, as 'password: real_key'.
     """
-    return value[:1] == "%" and all(c in string.hexdigits for c in value[1:3]) and len(value) >= 3
+    return value[:1] == "%" and value[1:3] in _HEX_PAIRS
+
+
+_HEX_PAIRS = frozenset(f"{high}{low}" for high in string.hexdigits for low in string.hexdigits)
 
 
 # Quoted values that are no secret; a name such as secret_name or token_type labels no secret either.
@@ -313,8 +317,8 @@ def _generic_secret_spans(text: str, start: int, end: int) -> Spans | None:
     last = text[end - 1]
     if last in _QUOTES:
         return [(start, end), (text.rfind(last, start, end - 1) + 1, end - 1)]
-    name = start if text[start].isalnum() else start + 1
-    value = _bare_value_start(text, skip(text, name, end, _NAME_CHARACTERS), end)
+    name = text[start + (not text[start].isalnum()) : end]
+    value = _bare_value_start(text, end - len(name.lstrip(_NAME_CHARACTERS)), end)  # where the name ends
     return None if value is None else [(start, end), (value, end)]
 
 
@@ -325,10 +329,10 @@ def _bare_value_start(text: str, at: int, end: int) -> int | None:
     with one, nor does a value); then the first operator after which, past any spaces, a bare value
     (_VALUE characters only, with a letter and a digit) ends the match.
     """
-    at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
+    if text[at] != "=":  # else no quote or space to take: 'name=value', as on most lines of an env dump
+        at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
     if text[at] == "=" and at + 1 < end and text[at + 1] not in _AFTER_OTHER_OPERATORS:
-        # 'name=value', as on most lines of an env dump: '=' alone fits and no space follows it, so this
-        # is the match's only parse, whose value is bare.
+        # '=' alone fits and no space follows it, so this is the match's only parse, whose value is bare.
         return at + 1
     for operator in _GENERIC_OPERATORS.get(text[at : at + 1], ()):
         if text[at : at + len(operator)] == operator and at + len(operator) <= end:

@@ -55,14 +55,18 @@ class SplitPattern:
             for spans in self._whole.spans(text):
                 yield secret_spans(spans)
             return
-        bound = self._bound
+        bound, locate = self._bound, self._locate
+        if unwanted is None or bound is None:
+            for spans in self._bare.spans(text):
+                located = locate(text, *spans[0])
+                yield located if located is not None else self._asked(text, spans[0][0])
+            return
         for spans in self._bare.spans(text):
             start, end = spans[0]
-            if unwanted is not None and bound is not None:
-                bounds = bound(text, start, end)
-                if bounds is not None and unwanted(*bounds):
-                    continue
-            located = self._locate(text, start, end)
+            bounds = bound(text, start, end)
+            if bounds is not None and unwanted(*bounds):
+                continue
+            located = locate(text, start, end)
             yield located if located is not None else self._asked(text, start)
 
     def _asked(self, text: str, start: int) -> Spans:
