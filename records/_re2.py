@@ -6,7 +6,9 @@ strictly typed without each carrying its own copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import bisect
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, cast
 
 import re2
@@ -166,3 +168,24 @@ def compile_spans(pattern: str) -> SpanPattern:
     On ASCII text ``group()`` returns bytes: slice the text with the offsets instead.
     """
     return _Dual(pattern)
+
+
+def flag_lines(pattern: SpanPattern, values: Sequence[str]) -> bytearray:
+    """Return, for each value, 1 when the pattern matches in the value's line of the values joined one a line.
+
+    One pass for all the values. Wherever the pattern matches in a line, the pass reports a match that covers
+    or starts at that place (RE2 reports the leftmost match from where it stands, so a match it reports
+    either ends before that place or reaches it): each reported match flags the values whose lines it
+    touches. So a value is flagged when a match of the pattern lies inside its line, and maybe when one
+    runs across lines into it.
+    """
+    flagged = bytearray(len(values))
+    if not values:
+        return flagged
+    starts = list(itertools.accumulate((len(value) + 1 for value in values), initial=0))
+    for spans in pattern.spans("\n".join(values)):
+        start, end = spans[0]
+        first = bisect.bisect_right(starts, start) - 1
+        last = bisect.bisect_right(starts, max(start, end - 1)) - 1
+        flagged[first : last + 1] = b"\x01" * (last + 1 - first)
+    return flagged

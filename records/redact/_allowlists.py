@@ -7,9 +7,7 @@ when it holds a filler word or a run, looks like a template, or is too regular (
 
 from __future__ import annotations
 
-import bisect
 import collections
-import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -18,7 +16,7 @@ from typing import Any
 
 import re2
 
-from records._re2 import SpanPattern, compile_spans, literal_finder
+from records._re2 import SpanPattern, compile_spans, flag_lines, literal_finder
 from records.redact._split import class_end
 
 
@@ -208,27 +206,18 @@ def _lined_alternation(regexes: list[str]) -> SpanPattern | None:
 
 # Values asked of at once, below which each is asked alone: the join and the pass over them cost about what
 # a few calls do.
-_LINED_FROM = 8
+LINED_FROM = 8
 
 
 def accepted_each(found: _Joined, values: Sequence[str]) -> list[bool]:
     """Return, for each value, whether the joined regexes match it: one RE2 pass over all, then the few it flags.
 
-    The values are joined one a line and the lined pattern is run over them. Where the pattern matches a
-    value, the lined one matches inside the value's line (see lined), and the pass reports a match that
-    covers or starts at that place (RE2 reports the leftmost match from where it stands, so a match it
-    reports either ends before that place or reaches it): each reported match flags the values whose lines
-    it touches, a superset of those the pattern matches, each then asked alone.
+    Where the pattern matches a value, the lined one matches inside the value's line of the values joined
+    one a line (see lined), so flag_lines flags a superset of the values the pattern matches.
     """
-    if found.lined is None or len(values) < _LINED_FROM:
+    if found.lined is None or len(values) < LINED_FROM:
         return [found.pattern.occurs(value) for value in values]
-    starts = list(itertools.accumulate((len(value) + 1 for value in values), initial=0))
-    flagged = bytearray(len(values))
-    for spans in found.lined.spans("\n".join(values)):
-        start, end = spans[0]
-        first = bisect.bisect_right(starts, start) - 1
-        last = bisect.bisect_right(starts, max(start, end - 1)) - 1
-        flagged[first : last + 1] = b"\x01" * (last + 1 - first)
+    flagged = flag_lines(found.lined, values)
     return [bool(flag) and found.pattern.occurs(value) for flag, value in zip(flagged, values, strict=True)]
 
 

@@ -13,12 +13,12 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from records._re2 import SpanPattern, Spans
+from records._re2 import SpanPattern, Spans, flag_lines
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
-from records.redact._allowlists import Screen, placeholder
+from records.redact._allowlists import LINED_FROM, Screen, placeholder
 from records.redact._percent import percent_decoded
-from records.redact._split import SplitPattern, operators_by_first, skip
+from records.redact._split import LabelEnds, SplitPattern, operators_by_first, skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +151,7 @@ _NOT_SECRET_SUFFIXES = (
     *("name", "id", "ids", "type", "types", "path", "file", "dir", "url", "uri", "endpoint", "header"),
     *("length", "size", "len", "count", "env", "var", "prefix", "format", "field"),
 )
+_SUFFIXES = compile_pattern("(?i:" + "|".join(_NOT_SECRET_SUFFIXES) + ")")
 
 
 def labelled_name(match: str, screen: Screen | None = None) -> bool:
@@ -167,7 +168,7 @@ def labelled_name(match: str, screen: Screen | None = None) -> bool:
 def labelled_names(matches: list[str]) -> list[bool]:
     """Return labelled_name of each match, gitleaks' allowlists asked of all of them at once."""
     labelled = [_labelled(match) for match in matches]
-    named = [not _names_no_secret(label) for label in labelled]
+    named = [not no_secret for no_secret in _names_no_secret_each(labelled)]
     asked = [label for label, kept in zip(labelled, named, strict=True) if kept]
     allowed = iter(_scanner.generic_allowed_each([_value_of(label) for label in asked], [a.strip() for a in asked]))
     return [kept and not next(allowed) for kept in named]
@@ -186,6 +187,18 @@ def _names_no_secret(labelled: str) -> bool:
     """Tell a label that names a secret's name, type or location (secret_name, token_path), from its name on."""
     name = labelled.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
     return name.lower().endswith(_NOT_SECRET_SUFFIXES)
+
+
+def _names_no_secret_each(labelled: list[str]) -> list[bool]:
+    """Return _names_no_secret of each labelled match, asking it only of those where a suffix occurs at all.
+
+    A name that ends with a suffix holds it (ASCII, and RE2's case folding takes whatever Python lower-cases
+    to ASCII), so the lines flagged by one pass over them all are a superset of the names.
+    """
+    if len(labelled) < LINED_FROM:
+        return list(map(_names_no_secret, labelled))
+    flagged = flag_lines(_SUFFIXES, labelled)
+    return [bool(flag) and _names_no_secret(label) for flag, label in zip(flagged, labelled, strict=True)]
 
 
 _BEFORE_NAME = frozenset("=&?#;,|")
@@ -296,6 +309,8 @@ _GENERIC_QUOTED = r"\"([^\"\s\[][^\"\n]{2,200})\"|'([^'\s\[][^'\n]{2,200})'|`([^
 _GENERIC_BARE = rf"({_VALUE}*(?:[0-9]{_VALUE}*[A-Za-z]|[A-Za-z]{_VALUE}*[0-9]){_VALUE}*)"
 GENERIC_SECRET = f"{_GENERIC_LABEL}{_GENERIC_OPERATOR}(?:{_GENERIC_QUOTED}|{_GENERIC_BARE})"
 _NAME_CHARACTERS = string.ascii_letters + string.digits + "_.-"
+# What may follow a name in a match: a quote, a space (RE2's \s) or an operator's first character.
+_LABEL_ENDS = "\"'`\t\n\f\r =:?!"
 _QUOTES = "\"'`"
 _SPACES = " \t\n\f\r"  # RE2's \s
 # The operators in the order the pattern tries them, each longest first as its greedy parts take it, by
@@ -305,20 +320,19 @@ _AFTER_OTHER_OPERATORS = frozenset("=>" + _SPACES)  # after '=', what would star
 _VALUE_SET = frozenset(string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}()<>|?")  # _VALUE's
 
 
-def _generic_secret_spans(text: str, start: int, end: int) -> Spans | None:
+def _generic_secret_spans(text: str, ends: LabelEnds, start: int, end: int) -> Spans | None:
     """Return the span of a match of GENERIC_SECRET in ASCII text and its value's, given the match's span.
 
     A match that ends with a quote took that quote's alternative (a bare value holds no quote), whose value
     holds no such quote: it starts after the last one before the end. Otherwise the value is bare. The name
     starts the match, or follows its first character when that is no letter or digit (then it is the
-    character before the name), and ends where its characters do, in every parse: none of what may follow
-    it (a quote, a space, an operator) is one. From there the tail's own parse gives the value.
+    character before the name), and ends where its characters do, in every parse: at what follows it, a
+    quote, a space or an operator (_LABEL_ENDS). From there the tail's own parse gives the value.
     """
     last = text[end - 1]
     if last in _QUOTES:
         return [(start, end), (text.rfind(last, start, end - 1) + 1, end - 1)]
-    name = text[start + (not text[start].isalnum()) : end]
-    value = _bare_value_start(text, end - len(name.lstrip(_NAME_CHARACTERS)), end)  # where the name ends
+    value = _bare_value_start(text, ends.find(start + (not text[start].isalnum()), end), end)
     return None if value is None else [(start, end), (value, end)]
 
 
@@ -515,7 +529,7 @@ RULES: tuple[Rule, ...] = (
         # operator '=', ':', ':=', '=>', '?=' or a comparison. A quoted value may hold anything but its
         # quote (spaces and '$' included); a bare one must mix letters and digits, so 'None',
         # 'os.environ' and '2048' are left alone. Neither may start with '[', the start of a marker.
-        SplitPattern(GENERIC_SECRET, _generic_secret_spans),
+        SplitPattern(GENERIC_SECRET, _generic_secret_spans, label=_NAME_CHARACTERS, ends=_LABEL_ENDS),
         ("key", "token", "secret", "pass", "pwd", "credential"),
         labelled_value,
         labelled_name,

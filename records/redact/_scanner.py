@@ -20,7 +20,14 @@ from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
 from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined, shannon
 from records.redact._percent import PercentDecoded, percent_decoded
-from records.redact._split import GITLEAKS_GENERIC, SplitPattern, gitleaks_generic_bounds, gitleaks_generic_spans
+from records.redact._split import (
+    GITLEAKS_GENERIC,
+    GITLEAKS_LABEL_CHARACTERS,
+    GITLEAKS_LABEL_ENDS,
+    SplitPattern,
+    gitleaks_generic_bounds,
+    gitleaks_generic_spans,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +121,13 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
 def _pattern(regex: str) -> SpanPattern:
     """Compile a rule's regex; generic-api-key's, matched by hundreds of lines of an env dump, in two steps."""
     if regex == GITLEAKS_GENERIC:
-        return SplitPattern(regex, gitleaks_generic_spans, gitleaks_generic_bounds)
+        return SplitPattern(
+            regex,
+            gitleaks_generic_spans,
+            gitleaks_generic_bounds,
+            label=GITLEAKS_LABEL_CHARACTERS,
+            ends=GITLEAKS_LABEL_ENDS,
+        )
     return compile_spans(regex)
 
 

@@ -15,7 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from records.redact import _rules, _scanner
-from records.redact._split import SplitPattern, gitleaks_generic_bounds, secret_spans, skip, without_groups
+from records.redact._split import (
+    GITLEAKS_LABEL_CHARACTERS,
+    GITLEAKS_LABEL_ENDS,
+    LabelEnds,
+    SplitPattern,
+    gitleaks_generic_bounds,
+    secret_spans,
+    skip,
+    without_groups,
+)
 
 _LABELS = (
     "api_key", "API_KEY", "SERVICE_7_API_KEY", "password", "db.pass", "x-secret", "clientSecret", "token",
@@ -54,6 +63,16 @@ def _patterns() -> list[SplitPattern]:
     return [ours, theirs]
 
 
+def _marked(pattern: SplitPattern, text: str) -> bytes:
+    return text.encode("ascii").translate(pattern._marks)
+
+
+def _ends(pattern: SplitPattern, text: str, *, marked: bool) -> LabelEnds:
+    ends = pattern.label_ends(text)
+    ends._asked = 1000 if marked else -1000
+    return ends
+
+
 def _whole(pattern: SplitPattern, text: str) -> list[list[tuple[int, int]]]:
     return [secret_spans(spans) for spans in pattern._whole.spans(text)]
 
@@ -61,7 +80,8 @@ def _whole(pattern: SplitPattern, text: str) -> list[list[tuple[int, int]]]:
 def _agree(pattern: SplitPattern, text: str) -> None:
     assert list(pattern.spans(text)) == _whole(pattern, text)
     for (start, end), *_ in pattern._bare.spans(text):
-        assert pattern._locate(text, start, end) is not None  # the fallback is never needed
+        for marked in (False, True):  # the fallback is never needed, whether labels are read or the text marked
+            assert pattern._locate(text, _ends(pattern, text, marked=marked), start, end) is not None
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -88,8 +108,8 @@ def test_the_bounds_of_a_gitleaks_match_hold_its_secret(seed: int) -> None:
     for _ in range(100):
         text = _text(rng)
         for (start, end), *_ in theirs._bare.spans(text):
-            bounds = gitleaks_generic_bounds(text, start, end)
-            located = theirs._locate(text, start, end)
+            bounds = gitleaks_generic_bounds(text, _ends(theirs, text, marked=True), start, end)
+            located = theirs._locate(text, _ends(theirs, text, marked=False), start, end)
             assert located is not None and bounds is not None
             (_, _), (secret_start, secret_end) = located
             assert bounds[0] <= secret_start and bounds[1] == secret_end
@@ -138,3 +158,13 @@ def test_skip_stops_at_the_first_character_outside_the_set_or_at_the_end() -> No
     assert skip("aab=c", 0, 5, "ab") == 3
     assert skip("aab=c", 1, 2, "ab") == 2
     assert skip("=", 0, 1, "ab") == 0
+
+
+def test_a_label_ends_at_a_marked_character_which_no_label_holds() -> None:
+    # The locators find where a label ends by the first marked character: none may be part of a label.
+    assert set(GITLEAKS_LABEL_ENDS).isdisjoint(GITLEAKS_LABEL_CHARACTERS)
+    assert set(_rules._LABEL_ENDS).isdisjoint(_rules._NAME_CHARACTERS)
+    ours, theirs = _patterns()
+    text = "a_key: 'x' password=abc123 token ?= Zz9"
+    assert _marked(ours, text) == b"a_key===x==password=abc123=token====Zz9"
+    assert _marked(theirs, text) == b"a_key= 'x' password=abc123 token == Zz9"
