@@ -206,10 +206,13 @@ _BEFORE_NAME = frozenset("=&?#;,|")
 
 def _value_of(match: str) -> str:
     """Return the value part of a labelled match, quotes stripped (for the allowlists)."""
-    for operator in ("=>", ":=", "==", "=", ":"):
-        if operator in match:
-            return match.split(operator, 1)[1].strip().strip("\"'`").strip()
-    return match
+    if ":" not in match and ">" not in match and "==" not in match:
+        # 'name=value', as on most lines of an env dump: of the operators below only '=' can occur.
+        operator = "="
+    else:
+        operator = next((o for o in ("=>", ":=", "==", "=", ":") if o in match), "")
+    at = match.find(operator) if operator else -1
+    return match if at < 0 else match[at + len(operator) :].strip().strip("\"'`").strip()
 
 
 def _has_key_body(value: str) -> bool:

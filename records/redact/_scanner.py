@@ -284,8 +284,7 @@ def _candidates(rule: ScannerRule, text: str, dominated: Dominated | None) -> It
     """Yield the spans of the rule's matches in text; a split pattern leaves out dominated ones unlocated."""
     if dominated is None or not isinstance(rule.pattern, SplitPattern):
         return rule.pattern.spans(text)
-    kind = rule.kind
-    return rule.pattern.spans(text, lambda start, end: dominated(kind, start, end))
+    return rule.pattern.spans(text, functools.partial(dominated, rule.kind))
 
 
 @functools.cache

@@ -107,6 +107,18 @@ def test_labels_judged_all_at_once_are_judged_as_one_by_one(parts: list[tuple[st
     assert labelled_names(matches) == [labelled_name(match) for match in matches]
 
 
+def _value_by_definition(match: str) -> str:
+    for operator in ("=>", ":=", "==", "=", ":"):
+        if operator in match:
+            return match.split(operator, 1)[1].strip().strip("\"'`").strip()
+    return match
+
+
+@given(st.lists(st.sampled_from(["a", "=", ":", ">", " ", "'", '"', "k", "=>", ":=", "=="]), max_size=12).map("".join))
+def test_the_value_of_a_match_follows_its_first_operator_by_priority(match: str) -> None:
+    assert _value_of(match) == _value_by_definition(match)
+
+
 def test_a_private_key_needs_key_material() -> None:
     body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"
     assert _has_key_body(f"-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----")
