@@ -17,6 +17,7 @@ from records._re2 import SpanPattern, Spans, flag_lines
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
 from records.redact._allowlists import LINED_FROM, Screen, placeholder
+from records.redact._formats import jwt_objects_closed, openai_marked, pypi_not_cut
 from records.redact._percent import percent_decoded
 from records.redact._split import LabelEnds, SplitPattern, operators_by_first, skip
 
@@ -73,8 +74,11 @@ def _slack(value: str) -> bool:
 
 
 def _openai(value: str) -> bool:
-    """Accept an OpenAI key; 'sk-ant-' keys are Anthropic's, found by their own rule."""
-    return not value.startswith("sk-ant-") and _has_digit_and_letter(value)
+    """Accept an OpenAI key; 'sk-ant-' keys are Anthropic's, found by their own rule.
+
+    A key with one of OpenAI's own prefixes ('sk-proj-') must carry OpenAI's marker (see openai_marked).
+    """
+    return not value.startswith("sk-ant-") and _has_digit_and_letter(value) and openai_marked(value)
 
 
 def labelled_value(value: str, screen: Screen | None = None) -> bool:
@@ -398,7 +402,6 @@ _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct"
 _PEM_BEGIN = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BODY = r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])"
 _PEM_END = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-
 RULES: tuple[Rule, ...] = (
     Rule(
         "private_key",
@@ -412,7 +415,9 @@ RULES: tuple[Rule, ...] = (
         ("private key",),
         _has_key_body,
     ),
-    Rule("jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",)),
+    Rule(
+        "jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",), jwt_objects_closed
+    ),
     Rule(
         "discord_token",
         # The first part is the unpadded base64 of a 17-20 digit user id, spelled out group by group
@@ -481,7 +486,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("mailgun_key", compile_pattern(r"\bkey-[0-9a-f]{32}\b"), ("key-",), _random),
     Rule("npm_token", compile_pattern(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
+    Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",), pypi_not_cut),
     Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
     Rule("groq_key", compile_pattern(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
     # Keys of the model and vector-store services this community calls, told by their prefixes.

@@ -19,6 +19,7 @@ from types import EllipsisType
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
 from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined, shannon
+from records.redact._formats import jwt_objects_closed, pypi_not_cut
 from records.redact._percent import PercentDecoded, percent_decoded
 from records.redact._split import (
     GITLEAKS_GENERIC,
@@ -44,6 +45,7 @@ class ScannerRule:
     checks: Checks | None = None  # allow with the global list (None: the global list is asked apart)
     # The secret must not run on into more token characters (see _WHOLE_TOKEN_FAMILIES).
     whole_token: bool = False
+    accept: Callable[[str], bool] | None = None  # what the credential's format says (see _FORMAT_CHECKS)
 
 
 # gitleaks rules for credentials tracebot already names keep tracebot's name, so a marker says the same
@@ -69,6 +71,9 @@ _FAMILIES = ("github", "gitlab", "slack", "huggingface")
 # there too.
 _WHOLE_TOKEN_FAMILIES = ("gitlab-",)
 _TOKEN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-")
+# tracebot's own rules read these formats (records.redact._formats); gitleaks' rules for them read them too, so
+# a token cut short is left by both.
+_FORMAT_CHECKS: dict[str, Callable[[str], bool]] = {"jwt": jwt_objects_closed, "pypi-upload-token": pypi_not_cut}
 
 
 def kind_of(rule_id: str) -> str:
@@ -113,6 +118,7 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
                 # The global list is asked with an empty line: joined only when it looks at no line.
                 checks=checks_of([glob, *allow]) if glob.target != "line" else None,
                 whole_token=rule["id"].startswith(_WHOLE_TOKEN_FAMILIES) and not rule["regex"].endswith("\\b"),
+                accept=_FORMAT_CHECKS.get(rule["id"]),
             )
         )
     return tuple(compiled), glob
@@ -151,6 +157,8 @@ def _kept(rule: ScannerRule, glob: Allow, secret: str, whole: str, line: str, *,
     screen: that of the text the candidate was found in, which spares tests that cannot pass there.
     """
     if rule.entropy and (shannon(secret) if screen is None else screen.entropy(secret)) <= rule.entropy:
+        return False
+    if rule.accept is not None and not rule.accept(secret):
         return False
     if rule.kind.startswith("generic") and rule.entropy and not any(map(str.isdigit, secret)):
         return False

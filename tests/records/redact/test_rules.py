@@ -54,7 +54,9 @@ def test_hugging_face_tokens(value: str, accepted: bool) -> None:
 def test_slack_and_openai_keys() -> None:
     assert _slack("xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx")
     assert not _slack("xoxb-1234567890-0987654321-")  # cut off at the dash
-    assert _openai("sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56")
+    assert _openai("sk-proj-Ab12Cd34Ef56Gh78Ij90" + "T3BlbkFJ" + "Kl12Mn34Op56Qr78St90")
+    assert not _openai("sk-proj-Ab12Cd34Ef56Gh78Ij90" + "T4BlbkFJ" + "Kl12Mn34Op56Qr78St90")  # no OpenAI marker
+    assert _openai("sk-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56")  # a bare 'sk-' key may be another service's
     assert not _openai("sk-ant-api03-Ab12Cd34Ef56Gh78Ij90Kl12")  # Anthropic's, found by its own rule
     assert not _openai("sk-only-letters-here")
 

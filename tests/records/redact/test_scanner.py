@@ -111,14 +111,20 @@ def test_detect_secrets_recall_holds_with_its_ported_detectors() -> None:
     # other contexts are now flagged in the JSON one too), 15.7% once gitleaks' GitLab rules had to end
     # where the token does ('glimt-my-tokens_are-correctAB38_280'). Recall 97.2% -> 98.4% when the corpus
     # took a labelled line's value as its secret ('X-JFrog-Art-Api: AKC...' had been labelled with the
-    # header's name, the longest run of the line, which no redactor removes).
+    # header's name, the longest run of the line, which no redactor removes). False positives 15.0% -> 11.8%
+    # once a credential's format was read (records/redact/_formats.py): a JWT whose header or payload opens
+    # an object it never closes or names no algorithm, a PyPI macaroon cut before its signature, an
+    # 'sk-proj-' key without OpenAI's marker are left, by our rules and gitleaks' alike.
     recall, false_positives = _totals(_counts("detect-secrets"))
     assert recall >= 0.983
-    assert false_positives <= 0.158
-    # 65 of those 100 altered embeddings hold a value another of detect-secrets' tests labels a secret.
+    assert false_positives <= 0.119
+    # 65 of those 75 altered embeddings hold a value another of detect-secrets' tests labels a secret; the
+    # other 10 are values of the keyword plugin's secrets' shape ('ibm-cloud-pwd = shorter-version' is a
+    # letters-only password, 'someotherpassword = "doesnt start right"' a quoted phrase as in its
+    # 'password = "value with quotes and spaces"'), negatives only of the IBM plugins they were written for.
     counts = _counts("detect-secrets").values()
     clear = sum(c["lookalikes"] - c["disputed"] for c in counts)
-    assert sum(c["altered"] - c["altered_disputed"] for c in counts) / clear <= 0.069
+    assert sum(c["altered"] - c["altered_disputed"] for c in counts) / clear <= 0.02
 
 
 def test_a_look_alike_holding_a_value_its_corpus_labels_a_secret_is_disputed() -> None:
