@@ -137,13 +137,20 @@ def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen
     Each match's value is judged as it is found; then, when the rule judges matches too, the matches whose
     value passed are judged all at once.
     """
-    accept, accept_matches, locate = _accept(rule, present), _accept_matches(rule), rule.locate
+    accept, accept_matches, accept_at, locate = (
+        _accept(rule, present),
+        _accept_matches(rule),
+        rule.accept_at,
+        rule.locate,
+    )
     # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
     values: dict[str, bool] = {}
     starts: list[int] = []
     ends: list[int] = []
     wholes: list[tuple[int, int]] = []  # the spans of the matches, when the rule judges them
     for spans in rule.pattern.spans(text):
+        if accept_at is not None and not accept_at(text, *spans[0]):
+            continue
         if locate is not None:
             start, end = locate(text, *spans[0])
         else:

@@ -34,6 +34,8 @@ class Rule:
     accept: Callable[[str], bool] | None = None
     # A check on the whole match (the label of a labelled secret), same caveat.
     accept_match: Callable[[str], bool] | None = None
+    # A check on a match given the text and the match's span, for what lies around it; same caveat.
+    accept_at: Callable[[str, int, int], bool] | None = None
     # For a pattern without groups: the secret's span, given the text and a match's span. RE2 finds a
     # match without groups in about half the time (no second pass for the groups' offsets), and a paste
     # may hold hundreds of e-mail addresses or Windows paths.
@@ -402,6 +404,34 @@ _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct"
 _PEM_BEGIN = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BODY = r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])"
 _PEM_END = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+# A line break as pasted: as it is, or escaped in a JSON string or a repr.
+_LINE_BREAK = r"(?:\r\n|\n|\r|\\r\\n|\\n|\\r)"
+# A private-key header alone on its line with a line after it: the opening of a PEM block.
+PEM_OPENING = rf"(?:\A|[\r\n]|\\[rn])[ \t]*{_PEM_BEGIN}[ \t]*{_LINE_BREAK}[ \t]*[^\s\\-]"
+
+
+def _pem_header(text: str, start: int, end: int) -> tuple[int, int]:
+    """Return the span of the header in a match of PEM_OPENING (matched without groups, as a flood of them may be).
+
+    The header starts with the match's '-----BEGIN' and ends with the first '-----' after it: what lies
+    between holds no hyphen.
+    """
+    header = text.index("-----BEGIN", start, end)
+    return header, text.index("-----", header + 10, end) + 5
+
+
+def _pem_block_unclosed(text: str, start: int, end: int) -> bool:
+    """Accept the opening of a PEM block that the paste never closes: no END line before another BEGIN.
+
+    Such a paste was cut inside a private key, or mangled on its way into the chat: what the body holds
+    need not read as key material, and the header itself is what says a private key was pasted. A block
+    the paste closes shows its whole body, which the full rule judges (a closed block of prose is an
+    illustration, as gitleaks' look-alikes have it).
+    """
+    following = text.find("-----BEGIN", end)
+    return text.find("-----END", end, len(text) if following < 0 else following) < 0
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private_key",
@@ -414,6 +444,16 @@ RULES: tuple[Rule, ...] = (
         ),
         ("private key",),
         _has_key_body,
+    ),
+    # The header of a block the paste opens and never closes: redacted itself (it hides nothing a reader
+    # needs, and the finding warns the author), whatever the body holds. A header in a sentence ('expected
+    # -----BEGIN PRIVATE KEY-----') is no opening, and stays.
+    Rule(
+        "private_key",
+        compile_pattern(PEM_OPENING),
+        ("private key",),
+        locate=_pem_header,
+        accept_at=_pem_block_unclosed,
     ),
     Rule(
         "jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",), jwt_objects_closed

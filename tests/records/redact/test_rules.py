@@ -10,8 +10,10 @@ from records._re2 import SpanPattern, compile_spans
 from records.redact import redact
 from records.redact._rules import (
     _NOT_EMAIL_LITERALS,
+    _PEM_BEGIN,
     EMAIL_ADDRESS,
     EMAIL_CONTEXT,
+    PEM_OPENING,
     RULES,
     URL_CREDENTIALS,
     URL_SCHEME,
@@ -121,6 +123,37 @@ def test_the_value_of_a_match_follows_its_first_operator_by_priority(match: str)
     assert _value_of(match) == _value_by_definition(match)
 
 
+_HEADER = "-----BEGIN " + "PRIVATE KEY-----"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"some text here\n{_HEADER}\nyabba dabba doo",  # cut inside the key, or mangled: the body reads as none
+        f"PermissionError: bad key\r\n  {_HEADER}  \r\nnot the key itself\n",
+        f'{{"config": "some text here\\n{_HEADER}\\nyabba dabba doo"}}',  # the line breaks escaped in JSON
+        f"{_HEADER}\npart one\n{_HEADER}\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----",
+    ],
+)
+def test_the_header_of_a_pem_block_the_paste_never_closes_is_redacted(text: str) -> None:
+    result = redact(text)
+    assert _HEADER not in result.text
+    assert [f.kind for f in result.findings] and {f.kind for f in result.findings} == {"private_key"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{_HEADER}\nanything\n-----END PRIVATE KEY-----",  # a closed block of prose: an illustration
+        f"ValueError: expected {_HEADER} header",  # a header in a sentence opens no block
+        f"ValueError: the key must start with\n{_HEADER}\n",  # nothing after it: no block
+        f"{_HEADER}\n\nthe file was empty",  # a blank line after it
+    ],
+)
+def test_a_closed_block_of_prose_and_a_header_that_opens_no_block_are_left(text: str) -> None:
+    assert redact(text).findings == ()
+
+
 def test_a_private_key_needs_key_material() -> None:
     body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"
     assert _has_key_body(f"-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----")
@@ -145,6 +178,7 @@ def test_what_counts_as_an_email_address(value: str, personal: bool) -> None:
 # Rules matched without groups find their secret with a function: it must agree with the pattern as first
 # written, with a group around the secret (for Windows paths, one for each kind of name).
 _GROUPED = {
+    "private_key": compile_spans(PEM_OPENING.replace(_PEM_BEGIN, f"({_PEM_BEGIN})", 1)),
     "email": compile_spans(f"{EMAIL_CONTEXT}({EMAIL_ADDRESS})"),
     "url_credentials": compile_spans(f"{URL_SCHEME}({URL_CREDENTIALS})@"),
     "home_user": compile_spans(rf"{WINDOWS_HOME}(?:({WINDOWS_NAME_ENDED})(?:\\|/)|({WINDOWS_NAME}))"),
@@ -154,6 +188,7 @@ _LOCATED = {rule.kind: rule for rule in RULES if rule.locate is not None}
 # its UTF-8 path treat apart (the long s matches 's' in '(?i:users)'; 'é' takes the str path).
 _NOISE = [*("a", "Z", "7", ".", "-", ":", "]", "@", " ", "\n", "'", '"', "<", "/", "\\", "\\\\", "é", "=")]
 _PIECES = {
+    "private_key": [*("-----BEGIN PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----", "\\n", "\r\n", "\r", "\t")],
     "email": [*("_", "%", "+", "[", "mailto:", "MAILTO:", "x.io", "example.com", "alice@x.io", "\u212a")],
     "url_credentials": [*("https://", "git+ssh://", "ftp://", "u:p", "u:p@", ":@", "@h", "https://u:FAKE1@")],
     "home_user": [*("C:", "d:", "Users", "USERS", "u\u017fers", "My Name", "\t", "C:\\Users\\", "c:/users/")],

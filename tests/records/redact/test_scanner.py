@@ -115,9 +115,17 @@ def test_detect_secrets_recall_holds_with_its_ported_detectors() -> None:
     # once a credential's format was read (records/redact/_formats.py): a JWT whose header or payload opens
     # an object it never closes or names no algorithm, a PyPI macaroon cut before its signature, an
     # 'sk-proj-' key without OpenAI's marker are left, by our rules and gitleaks' alike.
+    # Recall 98.4% -> 98.7% once the header of a PEM block the paste never closes was redacted (its
+    # private_key plugin's 'some text here\n-----BEGIN PRIVATE KEY-----\nyabba dabba doo': 6/10 -> 10/10).
     recall, false_positives = _totals(_counts("detect-secrets"))
-    assert recall >= 0.983
+    assert recall >= 0.986
     assert false_positives <= 0.119
+    weak = {
+        k: f"{c['found']}/{c['secrets']}"
+        for k, c in _counts("detect-secrets").items()
+        if c["found"] < 0.9 * c["secrets"]
+    }
+    assert weak == {}
     # 65 of those 75 altered embeddings hold a value another of detect-secrets' tests labels a secret; the
     # other 10 are values of the keyword plugin's secrets' shape ('ibm-cloud-pwd = shorter-version' is a
     # letters-only password, 'someotherpassword = "doesnt start right"' a quoted phrase as in its
