@@ -182,7 +182,7 @@ def flag_lines(pattern: SpanPattern, values: Sequence[str]) -> bytearray:
     flagged = bytearray(len(values))
     if not values:
         return flagged
-    starts = list(itertools.accumulate((len(value) + 1 for value in values), initial=0))
+    starts = list(itertools.accumulate(map((1).__add__, map(len, values)), initial=0))  # each line and its break
     for spans in pattern.spans("\n".join(values)):
         start, end = spans[0]
         first = bisect.bisect_right(starts, start) - 1

@@ -482,7 +482,21 @@ def placeholder(value: str, screen: Screen | None = None) -> bool:
         return True
     if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
         return True
-    return len(value) >= 16 and entropy_under(value, 3.0)
+    size = len(value)
+    if size < 16:
+        return False
+    # entropy_under(value, 3.0), its first two bounds spelled out: asked of each of hundreds of labelled
+    # values of a paste, and most random values are told by the second.
+    distinct = len(set(value))
+    if distinct < 8:
+        return True
+    fewest = _FEWEST_OVER_THREE_BITS.get(size)
+    if fewest is None:
+        fewest = _FEWEST_OVER_THREE_BITS[size] = _fewest_distinct_over(size, 3.0)
+    return distinct < fewest and entropy_under(value, 3.0)
+
+
+_FEWEST_OVER_THREE_BITS: dict[int, int] = {}  # _fewest_distinct_over(size, 3.0) by size, as values ask
 
 
 def entropy_under(value: str, limit: float) -> bool:

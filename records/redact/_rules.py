@@ -173,7 +173,7 @@ def labelled_name(match: str, screen: Screen | None = None) -> bool:
 
 def labelled_names(matches: list[str]) -> list[bool]:
     """Return labelled_name of each match, gitleaks' allowlists asked of all of them at once."""
-    labelled = [_labelled(match) for match in matches]
+    labelled = [match[1:] if match[:1] in _BEFORE_NAME else match for match in matches]  # _labelled of each
     named = [not no_secret for no_secret in _names_no_secret_each(labelled)]
     asked = [label for label, kept in zip(labelled, named, strict=True) if kept]
     allowed = iter(_scanner.generic_allowed_each([_value_of(label) for label in asked], [a.strip() for a in asked]))

@@ -222,7 +222,9 @@ def gitleaks_generic_bounds(text: str, ends: LabelEnds, start: int, end: int) ->
     The secret follows the operator, which starts where the label's characters end (see
     gitleaks_generic_spans) and is one character at least.
     """
-    value_end = _gitleaks_secret_end(text, end)
+    # Most matches end with a terminator character (_gitleaks_secret_end's first case, spelled out: this is
+    # asked of each line of an env dump).
+    value_end = end - 1 if text[end - 1] in _GITLEAKS_ENDS else _gitleaks_secret_end(text, end)
     if value_end is None:
         return None
     return ends.find(start, value_end) + 1, value_end
