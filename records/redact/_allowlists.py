@@ -16,7 +16,7 @@ from typing import Any
 
 import re2
 
-from records._re2 import SpanPattern, compile_spans, flag_lines, literal_finder
+from records._re2 import LinePattern, SpanPattern, compile_spans, flag_lines, literal_finder
 from records.redact._split import class_end
 
 
@@ -180,7 +180,7 @@ class _Joined:
 
     pattern: SpanPattern
     members: tuple[Allow, ...]
-    lined: SpanPattern | None = None  # the pattern read over many values, one a line (see lined)
+    lined: LinePattern | None = None  # the pattern read over many values, one a line (see lined)
 
 
 def joined(allows: list[Allow]) -> _Joined | None:
@@ -197,9 +197,9 @@ def joined(allows: list[Allow]) -> _Joined | None:
     )
 
 
-def _lined_alternation(regexes: list[str]) -> SpanPattern | None:
+def _lined_alternation(regexes: list[str]) -> LinePattern | None:
     try:
-        return compile_spans("|".join(f"(?:{r})" for r in regexes))
+        return LinePattern("|".join(f"(?:{r})" for r in regexes))
     except re2.error:
         return None  # an anchor made a line anchor under a quantifier ('\\A*'): no batch for these lists
 
@@ -215,10 +215,19 @@ def accepted_each(found: _Joined, values: Sequence[str]) -> list[bool]:
     Where the pattern matches a value, the lined one matches inside the value's line of the values joined
     one a line (see lined), so flag_lines flags a superset of the values the pattern matches.
     """
-    if found.lined is None or len(values) < LINED_FROM:
+    flagged = None if found.lined is None or len(values) < LINED_FROM else flag_lines(found.lined, values, most(values))
+    if flagged is None:
         return [found.pattern.occurs(value) for value in values]
-    flagged = flag_lines(found.lined, values)
     return [bool(flag) and found.pattern.occurs(value) for flag, value in zip(flagged, values, strict=True)]
+
+
+def most(values: Sequence[str]) -> int:
+    """Return how many lines flag_lines may flag before asking each value alone costs less than going on.
+
+    A flagged value costs the pass a call into RE2 and then its own test, about twice what the test alone
+    costs: past a quarter of the values flagged, the pass has spent what it could spare.
+    """
+    return len(values) // 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,9 +470,8 @@ def _literal(text: str) -> str:
 
 # A placeholder word or a run of six equal characters, in one RE2 pass over an ASCII value (most are): RE2
 # has no back-references, so the run is spelled out for each of the 128 ASCII characters.
-_FILLER = compile_spans(
-    "|".join([*(_literal(word) for word in _PLACEHOLDER_WORDS), *(f"{_literal(chr(c))}{{6}}" for c in range(128))])
-)
+FILLER = "|".join([*(_literal(word) for word in _PLACEHOLDER_WORDS), *(f"{_literal(chr(c))}{{6}}" for c in range(128))])
+_FILLER = compile_spans(FILLER)
 
 
 def _filler(lowered: str) -> bool:
@@ -482,6 +490,11 @@ def placeholder(value: str, screen: Screen | None = None) -> bool:
         return True
     if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
         return True
+    return too_regular(value)
+
+
+def too_regular(value: str) -> bool:
+    """Tell a value of 16 characters or more whose entropy is under 3 bits: a pattern, not a random secret."""
     size = len(value)
     if size < 16:
         return False

@@ -13,10 +13,10 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from records._re2 import SpanPattern, Spans, flag_lines
+from records._re2 import LinePattern, SpanPattern, Spans, flag_lines
 from records._re2 import compile_spans as compile_pattern
 from records.redact import _scanner
-from records.redact._allowlists import LINED_FROM, Screen, placeholder
+from records.redact._allowlists import LINED_FROM, Screen, most, placeholder
 from records.redact._formats import jwt_objects_closed, openai_marked, pypi_not_cut
 from records.redact._percent import percent_decoded
 from records.redact._split import LabelEnds, SplitPattern, operators_by_first, skip
@@ -157,7 +157,7 @@ _NOT_SECRET_SUFFIXES = (
     *("name", "id", "ids", "type", "types", "path", "file", "dir", "url", "uri", "endpoint", "header"),
     *("length", "size", "len", "count", "env", "var", "prefix", "format", "field"),
 )
-_SUFFIXES = compile_pattern("(?i:" + "|".join(_NOT_SECRET_SUFFIXES) + ")")
+_SUFFIXES = LinePattern("(?i:" + "|".join(_NOT_SECRET_SUFFIXES) + ")")
 
 
 def labelled_name(match: str, screen: Screen | None = None) -> bool:
@@ -201,9 +201,9 @@ def _names_no_secret_each(labelled: list[str]) -> list[bool]:
     A name that ends with a suffix holds it (ASCII, and RE2's case folding takes whatever Python lower-cases
     to ASCII), so the lines flagged by one pass over them all are a superset of the names.
     """
-    if len(labelled) < LINED_FROM:
+    flagged = None if len(labelled) < LINED_FROM else flag_lines(_SUFFIXES, labelled, most(labelled))
+    if flagged is None:
         return list(map(_names_no_secret, labelled))
-    flagged = flag_lines(_SUFFIXES, labelled)
     return [bool(flag) and _names_no_secret(label) for flag, label in zip(flagged, labelled, strict=True)]
 
 
