@@ -3,8 +3,11 @@
 Every rule is a google-re2 pattern. RE2 matches in time linear in the input, so a hostile paste cannot
 stall the bot the way a backtracking engine could; nothing here runs Python's ``re`` on user text.
 
-The rules are tracebot's own (``_rules.py``), gitleaks' rule table and Microsoft's precisely classified
-keys (``_scanner.py``, data in ``_gitleaks_rules.py`` and ``_ms_rules.py``). Each yields spans in the
+The rules are tracebot's own (``_rules.py``), detect-secrets' detectors ported (``_ported.py``), gitleaks'
+rule table and Microsoft's precisely classified keys (``_scanner.py``, data in ``_gitleaks_rules.py`` and
+``_ms_rules.py``); their checks read labelled values (``_labelled.py``), how random a value is
+(``_randomness.py``), gitleaks' allowlists (``_allowlists.py``) and what a credential's format says
+(``_formats.py``). A text is also read percent-decoded (``_percent.py``). Each rule yields spans in the
 original text. Spans that overlap are merged into one finding whose kind is the one of higher priority
 (specific credentials, ours then the tables', then labelled or generic credentials, then personal data),
 so a Hugging Face token inside a URL password is reported as a ``huggingface_token``. Secrets become

@@ -18,9 +18,10 @@ from types import EllipsisType
 
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
-from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined, shannon
+from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined
 from records.redact._formats import jwt_objects_closed, pypi_not_cut
 from records.redact._percent import PercentDecoded, percent_decoded
+from records.redact._randomness import shannon
 from records.redact._split import (
     GITLEAKS_GENERIC,
     GITLEAKS_LABEL_CHARACTERS,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
 import string
-from collections import Counter
 
 import pytest
 from hypothesis import given
@@ -12,7 +10,7 @@ from hypothesis import strategies as st
 
 from records._re2 import LinePattern, compile_spans
 from records.redact import _allowlists, _scanner
-from records.redact._allowlists import Screen, accepted_each, entropy_under, joined, lined, relax, shannon
+from records.redact._allowlists import Screen, accepted_each, joined, lined, relax
 
 
 @pytest.mark.parametrize(
@@ -84,52 +82,6 @@ def test_a_plan_accepts_what_the_allowlists_asked_one_by_one_accept(values: list
         line = f"api_key={value}"
         whole = glob.accepts(value, line, "") or any(a.accepts(value, line, line) for a in rule.allow)
         assert plan.accepts(value, line, line) == whole
-
-
-def _shannon_by_counter(value: str) -> float:
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
-@given(st.text(min_size=1, max_size=600))
-def test_shannon_is_the_counter_formula_to_the_last_bit(value: str) -> None:
-    assert shannon(value) == _shannon_by_counter(value)
-
-
-@given(
-    st.one_of(st.text(min_size=1, max_size=80), st.text(alphabet="ab01", min_size=1, max_size=40)),
-    st.sampled_from([1.0, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5]),
-)
-def test_entropy_under_a_limit_is_told_as_the_sum_tells_it(value: str, limit: float) -> None:
-    assert entropy_under(value, limit) == (shannon(value) < limit)
-
-
-@pytest.mark.parametrize(
-    ("value", "under"),
-    [
-        ("abcdefgh" * 2, False),  # eight characters, evenly: exactly 3 bits, not under
-        ("abcdefg" * 3, True),  # seven: at most log2(7)
-        ("aabcdefghijklmnop", False),  # largest share 2/17: at least 3.09 bits
-        ("a" * 20 + "bcdefghi", True),  # nine characters, one of them most: the sum tells (1.72 bits)
-        ("aaaabcdefghijklmnop", False),  # sixteen, largest share 4/19: the sum tells (3.83 bits)
-    ],
-)
-def test_entropy_under_three_bits_at_and_near_the_bounds(value: str, under: bool) -> None:
-    assert entropy_under(value, 3.0) is under
-
-
-@pytest.mark.parametrize("size", [16, 17, 24, 40, 64])
-def test_the_fewest_distinct_characters_over_a_limit_bound_the_most_uneven_value(size: int) -> None:
-    # At the bound, the value with one character repeated and every other once is over three bits; with one
-    # distinct character fewer it is not, so the bound is the tightest the count of distinct characters
-    # alone can give.
-    fewest = _allowlists._fewest_distinct_over(size, 3.0)
-    others = (string.ascii_letters[1:] + string.digits)[: fewest - 1]
-    uneven = "a" * (size - fewest + 1) + others
-    assert len(uneven) == size and len(set(uneven)) == fewest
-    assert shannon(uneven) > 3.0
-    fewer = "a" * (size - fewest + 2) + others[:-1]
-    assert len(fewer) == size and shannon(fewer) <= 3.0
 
 
 # --- asking many values at once ------------------------------------------------------------------

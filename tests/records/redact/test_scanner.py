@@ -15,12 +15,10 @@ from pathlib import Path
 
 import pytest
 import re2
-from hypothesis import given
-from hypothesis import strategies as st
 
 from benchmarks.eval_redact import CONTEXTS, Fixture, disputed, embed, evaluate, load
 from benchmarks.redaction_corpus import _np_secret, guess_secret, unverbose
-from records.redact import PERSONAL_KINDS, _allowlists, _scanner, marker, redact
+from records.redact import PERSONAL_KINDS, _scanner, marker, redact
 
 SCANNERS = Path(__file__).resolve().parents[2] / "data" / "redaction" / "scanners"
 
@@ -279,43 +277,6 @@ def test_labelled_values_of_every_spelling_are_redacted(text: str) -> None:
 def test_placeholders_and_names_are_left_alone(text: str) -> None:
     result = redact(text)
     assert [f for f in result.findings if f.kind not in PERSONAL_KINDS] == []
-
-
-# --- the placeholder check ----------------------------------------------------------------------
-
-
-def _placeholder_by_definition(value: str) -> bool:
-    """The placeholder test spelled out plainly: the reference the RE2 pass must agree with."""
-    lowered = value.lower()
-    if any(word in lowered for word in _allowlists._PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered)):
-        return True
-    if any(value.startswith(a) and value.endswith(b) for a, b in _allowlists._TEMPLATES):
-        return True
-    return len(value) >= 16 and _allowlists.shannon(value) < 3.0
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567", False),
-        ("YOUR_TOKEN_HERE", True),
-        ("sk-xxxxxxxxxxxx", True),
-        ("hf_FAKE000000000000000000000000000001", True),  # a run of six
-        ("hf_FAKE00000aBcDeFgHiJkLmNoPqRsTuVwXyZ", False),  # five is no run
-        ("ééééééAbCdEf0123", True),  # a run outside ASCII
-        ("\x00" * 6 + "AbCdEf0123", True),
-        ("${OPENAI_API_KEY}", True),
-        ("abababababababababab", True),  # too regular
-    ],
-)
-def test_placeholders_and_fillers_are_told_from_secrets(value: str, expected: bool) -> None:
-    assert _allowlists.placeholder(value) is expected
-    assert _placeholder_by_definition(value) is expected
-
-
-@given(st.text(alphabet=string.ascii_letters + string.digits + "_-${}<>xX0éÉ\u212a", max_size=40))
-def test_placeholder_agrees_with_its_definition(value: str) -> None:
-    assert _allowlists.placeholder(value) == _placeholder_by_definition(value)
 
 
 def test_the_rule_tables_are_compiled_once_whichever_way_they_are_asked_for() -> None:
