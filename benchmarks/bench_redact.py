@@ -79,6 +79,8 @@ def pastes() -> dict[str, str]:
         "a@ flood": _fill(lambda _: "a@b."),
         "BEGIN flood": _fill(lambda _: "-----BEGIN"),
         "BEGIN key flood": _fill(lambda _: "-----BEGIN PRIVATE KEY-----"),
+        # A header alone on its line, a line after it, never closed: each one is redacted.
+        "PEM openings": _fill(lambda _: "-----BEGIN PRIVATE KEY-----\nx\n"),
         "url flood": _fill(lambda _: "https://u:"),
         "token= flood": _fill(lambda _: "token="),
         "home flood": _fill(lambda _: "/home/"),

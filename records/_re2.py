@@ -6,7 +6,9 @@ strictly typed without each carrying its own copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import bisect
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, cast
 
 import re2
@@ -166,3 +168,45 @@ def compile_spans(pattern: str) -> SpanPattern:
     On ASCII text ``group()`` returns bytes: slice the text with the offsets instead.
     """
     return _Dual(pattern)
+
+
+class LinePattern:
+    r"""A pattern read over values one a line, for flag_lines: at most one match starts in each line.
+
+    The pattern is compiled as '(?m)^[^\n]*?(?:pattern)': a match starts at a line's start and reaches the
+    pattern's first match in it, so a line holding many matches costs one call into RE2, not one each.
+    """
+
+    __slots__ = ("_pattern",)
+
+    def __init__(self, pattern: str) -> None:
+        self._pattern = compile_spans(f"(?m)^[^\\n]*?(?:{pattern})")
+
+    def spans(self, text: str) -> Iterator[Spans]:
+        """Yield the spans of every match in text (at most one starts in each line)."""
+        return self._pattern.spans(text)
+
+
+def flag_lines(pattern: LinePattern, values: Sequence[str], most: int | None = None) -> bytearray | None:
+    """Return, for each value, 1 when the pattern matches in the value's line of the values joined one a line.
+
+    One pass for all the values, a call into RE2 for each line the pattern matches in at most. Wherever the
+    pattern matches inside a line, the line pattern matches from the line's start, and the pass reports a
+    match that covers or starts at that place (RE2 reports the leftmost match from where it stands, so a
+    match it reports either ends before that place or reaches it): each reported match flags the values
+    whose lines it touches. So a value is flagged when a match of the pattern lies inside its line, and
+    maybe when one runs across lines into it. most: give up (None) once more lines than that are flagged,
+    when asking each value alone costs the caller less than the rest of the pass.
+    """
+    flagged = bytearray(len(values))
+    if not values:
+        return flagged
+    starts = list(itertools.accumulate(map((1).__add__, map(len, values)), initial=0))  # each line and its break
+    for reported, spans in enumerate(pattern.spans("\n".join(values)), 1):
+        if most is not None and reported > most:
+            return None
+        start, end = spans[0]
+        first = bisect.bisect_right(starts, start) - 1
+        last = bisect.bisect_right(starts, max(start, end - 1)) - 1
+        flagged[first : last + 1] = b"\x01" * (last + 1 - first)
+    return flagged

@@ -3,8 +3,11 @@
 Every rule is a google-re2 pattern. RE2 matches in time linear in the input, so a hostile paste cannot
 stall the bot the way a backtracking engine could; nothing here runs Python's ``re`` on user text.
 
-The rules are tracebot's own (``_rules.py``), gitleaks' rule table and Microsoft's precisely classified
-keys (``_scanner.py``, data in ``_gitleaks_rules.py`` and ``_ms_rules.py``). Each yields spans in the
+The rules are tracebot's own (``_rules.py``), detect-secrets' detectors ported (``_ported.py``), gitleaks'
+rule table and Microsoft's precisely classified keys (``_scanner.py``, data in ``_gitleaks_rules.py`` and
+``_ms_rules.py``); their checks read labelled values (``_labelled.py``), how random a value is
+(``_randomness.py``), gitleaks' allowlists (``_allowlists.py``) and what a credential's format says
+(``_formats.py``). A text is also read percent-decoded (``_percent.py``). Each rule yields spans in the
 original text. Spans that overlap are merged into one finding whose kind is the one of higher priority
 (specific credentials, ours then the tables', then labelled or generic credentials, then personal data),
 so a Hugging Face token inside a URL password is reported as a ``huggingface_token``. Secrets become
@@ -18,12 +21,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import islice, repeat
+from itertools import compress, islice, repeat
 from typing import TypeVar
 
 from records._re2 import Spans, encodable, literal_finder
 from records.redact import _scanner
 from records.redact._allowlists import Screen
+from records.redact._percent import percent_decoded
 from records.redact._ported import DETECT_SECRETS
 from records.redact._rules import RULES as _OWN_RULES
 from records.redact._rules import Rule as _Rule
@@ -109,58 +113,81 @@ def _secret_span(spans: Spans) -> tuple[int, int]:
     return spans[0]
 
 
-def _accept(rule: _Rule, present: frozenset[str], screen: Screen) -> Callable[[str], bool] | None:
-    """Return the rule's check on a value, or None when it would accept every value of the text.
+def _accept(rule: _Rule, present: frozenset[str]) -> Callable[[str, Screen], bool] | None:
+    """Return the rule's check on a value and the text's Screen, or None when it would accept every value.
 
-    present: the literals of _finder that occur in the text (lower-cased); screen: the text's Screen.
+    present: the literals of _finder that occur in the text (lower-cased).
     """
     if rule.rejected_only_with and present.isdisjoint(rule.rejected_only_with):
         return None
-    return _told(rule.accept_in, screen) if rule.accept_in is not None else rule.accept
+    if rule.accept_in is not None:
+        return rule.accept_in
+    accept = rule.accept
+    return None if accept is None else lambda value, _: accept(value)
 
 
-def _accept_match(rule: _Rule, screen: Screen) -> Callable[[str], bool] | None:
-    """Return the rule's check on a whole match, told the text's Screen when it can use it."""
-    return _told(rule.accept_match_in, screen) if rule.accept_match_in is not None else rule.accept_match
-
-
-def _told(check: Callable[[str, Screen], bool], screen: Screen) -> Callable[[str], bool]:
-    return lambda value: check(value, screen)
+def _accept_matches(rule: _Rule) -> Callable[[list[str]], list[bool]] | None:
+    """Return the rule's check on whole matches, as one call for all of a text's matches."""
+    if rule.accept_matches is not None:
+        return rule.accept_matches
+    accept_match = rule.accept_match
+    return None if accept_match is None else lambda wholes: list(map(accept_match, wholes))
 
 
 def _scan(rule: _Rule, text: str, present: frozenset[str], found: _Found, screen: Screen) -> None:
-    """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed."""
-    accept, accept_match = _accept(rule, present, screen), _accept_match(rule, screen)
-    kind, locate = rule.kind, rule.locate
-    starts, ends, kinds = found.starts.append, found.ends.append, found.kinds.append
+    """Add the findings of one rule in text (whose Screen is given) to found, trailing whitespace trimmed.
+
+    Each match's value is judged as it is found; then, when the rule judges matches too, the matches whose
+    value passed are judged all at once.
+    """
+    accept, accept_matches, accept_at, locate = (
+        _accept(rule, present),
+        _accept_matches(rule),
+        rule.accept_at,
+        rule.locate,
+    )
     # The checks are pure and a paste repeats its values: each distinct value is judged once per call.
     values: dict[str, bool] = {}
-    matches: dict[str, bool] = {}
+    starts: list[int] = []
+    ends: list[int] = []
+    wholes: list[tuple[int, int]] = []  # the spans of the matches, when the rule judges them
     for spans in rule.pattern.spans(text):
+        if accept_at is not None and not accept_at(text, *spans[0]):
+            continue
         if locate is not None:
             start, end = locate(text, *spans[0])
         else:
             # Most rules have no group or one: spare those the loop of _secret_span.
             start, end = spans[0] if len(spans) == 1 else spans[1] if spans[1][0] >= 0 else _secret_span(spans)
         value = text[start:end].rstrip()
-        if accept_match is not None:
-            whole = text[spans[0][0] : spans[0][1]]
-            kept = matches.get(whole)
-            if kept is None:
-                kept = matches[whole] = accept_match(whole)
-            if not kept:
-                continue
         if not value:
             continue
         if accept is not None:
-            kept = values.get(value)
-            if kept is None:
-                kept = values[value] = accept(value)
-            if not kept:
+            verdict = values.get(value)
+            if verdict is None:
+                verdict = values[value] = accept(value, screen)
+            if not verdict:
                 continue
-        starts(start)
-        ends(start + len(value))
-        kinds(kind)
+        starts.append(start)
+        ends.append(start + len(value))
+        if accept_matches is not None:
+            wholes.append(spans[0])
+    if accept_matches is not None and starts:
+        starts, ends = _judged(text, accept_matches, starts, ends, wholes)
+    found.starts.extend(starts)
+    found.ends.extend(ends)
+    found.kinds.extend([rule.kind] * len(starts))
+
+
+def _judged(
+    text: str, accept_matches: Callable[[list[str]], list[bool]], starts: list[int], ends: list[int], wholes: Spans
+) -> tuple[list[int], list[int]]:
+    """Return the findings (starts and ends) whose match (spans in wholes) passes the check, each asked once."""
+    matches = [text[start:end] for start, end in wholes]
+    distinct = list(dict.fromkeys(matches))
+    verdicts = dict(zip(distinct, accept_matches(distinct), strict=True))
+    kept = list(map(verdicts.__getitem__, matches))
+    return list(compress(starts, kept)), list(compress(ends, kept))
 
 
 @cache
@@ -177,7 +204,7 @@ def _find(text: str) -> _Found:
     found = _Found()
     screen = Screen(safe)
     _scan_rules(safe, present, found, screen, personal=True)
-    percent = _scanner.percent_decoded(safe)  # decoded once: a paste of escapes costs a step for each
+    percent = percent_decoded(safe)  # decoded once: a paste of escapes costs a step for each
     for kind, start, end in _scanner.scan(safe, present, screen=screen, dominated=_Dominated(found), decoded=percent):
         found.add(start, end, kind)
     # A token in a percent-encoded query ('%20hf_...') has no word boundary before it as written; a value

@@ -1,22 +1,20 @@
-"""gitleaks' allowlists, the tests of a value's randomness, and what one text's Screen spares of them.
+"""gitleaks' allowlists, and what one text's Screen spares of them and of the placeholder test.
 
 An allowlist lets a finding go when its regex matches the secret, the match or the line, or (as gitleaks
-has it) when a stop word occurs in the secret; a list of condition AND needs both. A value is a placeholder
-when it holds a filler word or a run, looks like a template, or is too regular (Shannon entropy).
+has it) when a stop word occurs in the secret; a list of condition AND needs both. The placeholder test
+and the entropy are in _randomness.py.
 """
 
 from __future__ import annotations
 
-import collections
-import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import re2
 
-from records._re2 import SpanPattern, compile_spans, literal_finder
+from records._re2 import LinePattern, SpanPattern, compile_spans, flag_lines, literal_finder
+from records.redact._randomness import _FILLER, shannon
 from records.redact._split import class_end
 
 
@@ -117,6 +115,45 @@ def relax(regex: str) -> str | None:
     return "".join(out)
 
 
+def lined(regex: str) -> str | None:
+    r"""Return regex read in multi-line mode, \A and \z as line anchors, or None when it cannot be read here.
+
+    Wherever the regex matches a value, the lined regex matches the same characters of a text that holds the
+    value on a line of its own: its anchors match at the value's ends there too, and a word boundary at an
+    end sees a line break as it sees the value's end (no word character either way). It may match more (at
+    the lines of a value with line breaks, or across lines), never less: see accepted_each.
+    """
+    if "\\Q" in regex:
+        return None
+    out: list[str] = []
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "[":
+            end = class_end(regex, index)
+            if end < 0:
+                return None
+            out.append(regex[index:end])
+            index = end
+        elif char == "\\":
+            pair = regex[index : index + 2]
+            out.append("^" if pair == "\\A" else "$" if pair == "\\z" else pair)
+            index += 2
+        elif regex.startswith("(?", index) and _unsets_multiline(regex, index + 2):
+            return None
+        else:
+            out.append(char)
+            index += 1
+    return "(?m)" + "".join(out)
+
+
+def _unsets_multiline(regex: str, at: int) -> bool:
+    """Tell whether the flags of a group opened just before at turn multi-line mode off ('(?-m)', '(?i-m:')."""
+    flags = regex[at:]
+    flags = flags[: min((flags.find(c) for c in ":)" if c in flags), default=0)]
+    return "-" in flags and "m" in flags.split("-", 1)[1]
+
+
 _FINDER_FROM = 16  # stop words; below this, plain substring tests are quicker than an RE2 call
 
 
@@ -141,6 +178,7 @@ class _Joined:
 
     pattern: SpanPattern
     members: tuple[Allow, ...]
+    lined: LinePattern | None = None  # the pattern read over many values, one a line (see lined)
 
 
 def joined(allows: list[Allow]) -> _Joined | None:
@@ -148,7 +186,46 @@ def joined(allows: list[Allow]) -> _Joined | None:
     with_regex = tuple(a for a in allows if a.pattern is not None)
     if not with_regex:
         return None
-    return _Joined(compile_spans("|".join(f"(?:{r})" for a in with_regex for r in a.regexes)), with_regex)
+    regexes = [r for a in with_regex for r in a.regexes]
+    each = [lined(r) for r in regexes]
+    return _Joined(
+        compile_spans("|".join(f"(?:{r})" for r in regexes)),
+        with_regex,
+        None if None in each else _lined_alternation([r for r in each if r is not None]),
+    )
+
+
+def _lined_alternation(regexes: list[str]) -> LinePattern | None:
+    try:
+        return LinePattern("|".join(f"(?:{r})" for r in regexes))
+    except re2.error:
+        return None  # an anchor made a line anchor under a quantifier ('\\A*'): no batch for these lists
+
+
+# Values asked of at once, below which each is asked alone: the join and the pass over them cost about what
+# a few calls do.
+LINED_FROM = 8
+
+
+def accepted_each(found: _Joined, values: Sequence[str]) -> list[bool]:
+    """Return, for each value, whether the joined regexes match it: one RE2 pass over all, then the few it flags.
+
+    Where the pattern matches a value, the lined one matches inside the value's line of the values joined
+    one a line (see lined), so flag_lines flags a superset of the values the pattern matches.
+    """
+    flagged = None if found.lined is None or len(values) < LINED_FROM else flag_lines(found.lined, values, most(values))
+    if flagged is None:
+        return [found.pattern.occurs(value) for value in values]
+    return [bool(flag) and found.pattern.occurs(value) for flag, value in zip(flagged, values, strict=True)]
+
+
+def most(values: Sequence[str]) -> int:
+    """Return how many lines flag_lines may flag before asking each value alone costs less than going on.
+
+    A flagged value costs the pass a call into RE2 and then its own test, about twice what the test alone
+    costs: past a quarter of the values flagged, the pass has spent what it could spare.
+    """
+    return len(values) // 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +253,24 @@ class Checks:
             worded=self.worded,
             both=self.both,
         )
+
+    def accepts_each(self, secrets: Sequence[str], matches: Sequence[str], lines: Sequence[str]) -> list[bool]:
+        """Return, for each finding (its secret, match and line), whether some allowlist lets it go.
+
+        The regexes of each target are asked of every finding at once (see accepted_each); stop words and
+        lists of condition AND, finding by finding.
+        """
+        accepted = [False] * len(secrets)
+        for found, parts in ((self.secret, secrets), (self.match, matches), (self.line, lines)):
+            if found is not None:
+                accepted = [a or b for a, b in zip(accepted, accepted_each(found, parts), strict=True)]
+        if self.worded or self.both:
+            plan = self.whole()
+            accepted = [
+                a or plan.accepts_unjoined(secret, match, line)
+                for a, secret, match, line in zip(accepted, secrets, matches, lines, strict=True)
+            ]
+        return accepted
 
 
 def checks_of(allows: list[Allow]) -> Checks:
@@ -210,6 +305,10 @@ class _Plan:
             return True
         if self.line is not None and self.line.occurs(line):
             return True
+        return self.accepts_unjoined(secret, match, line)
+
+    def accepts_unjoined(self, secret: str, match: str, line: str) -> bool:
+        """Return True when a stop word or a list of condition AND lets the finding go (the joined regexes aside)."""
         if self.words is None:
             lowered = secret.lower()
             if any(a.has_stopword(lowered) for a in self.worded):
@@ -356,88 +455,3 @@ class Screen:
 
 # Values asked of a text before it is screened (see Screen).
 _SCREEN_AFTER = 32
-
-
-_PLACEHOLDER_WORDS = ("xxxx", "your_", "your-", "here", "redacted", "example", "placeholder", "changeme")
-_TEMPLATES = (("${", "}"), ("{{", "}}"), ("<", ">"), ("%(", ")s"), ("$(", ")"))
-_TEMPLATE_STARTS = tuple(start for start, _ in _TEMPLATES)
-
-
-def _literal(text: str) -> str:
-    return "".join(f"\\x{{{ord(c):x}}}" for c in text)
-
-
-# A placeholder word or a run of six equal characters, in one RE2 pass over an ASCII value (most are): RE2
-# has no back-references, so the run is spelled out for each of the 128 ASCII characters.
-_FILLER = compile_spans(
-    "|".join([*(_literal(word) for word in _PLACEHOLDER_WORDS), *(f"{_literal(chr(c))}{{6}}" for c in range(128))])
-)
-
-
-def _filler(lowered: str) -> bool:
-    """Return True when the lower-cased value holds a placeholder word or six equal characters in a row."""
-    if lowered.isascii():
-        return _FILLER.occurs(lowered)
-    return any(word in lowered for word in _PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered))
-
-
-def placeholder(value: str, screen: Screen | None = None) -> bool:
-    """Tell a placeholder or a repeated filler ('xxxx', 'YOUR_TOKEN_HERE', '1111...') from a random secret.
-
-    screen: that of a text value is part of, which can tell that no filler occurs in it.
-    """
-    if (screen is None or screen.filler_may_occur()) and _filler(value.lower()):
-        return True
-    if value.startswith(_TEMPLATE_STARTS) and any(value.startswith(a) and value.endswith(b) for a, b in _TEMPLATES):
-        return True
-    return len(value) >= 16 and entropy_under(value, 3.0)
-
-
-def entropy_under(value: str, limit: float) -> bool:
-    """Return True when shannon(value) < limit: told by two bounds for most values, else by the sum.
-
-    The entropy is at most log2 of the number of distinct characters, and at least the min-entropy,
-    -log2 of the largest share one character has. Both come from the counts in C; the sum takes a
-    Python-level step per distinct character, half the cost of the entropy of a short value.
-    """
-    counted = _counts(value)
-    if len(counted) < 2**limit:
-        return True
-    if max(counted.values()) * 2**limit <= len(value):
-        return False
-    return _entropy(value, counted) < limit
-
-
-def shannon(value: str) -> float:
-    """Return the Shannon entropy of value in bits per character."""
-    return _entropy(value, _counts(value))
-
-
-# Counter's own counting loop, in C: Counter() around it costs a third of the entropy of a short value (its
-# __init__ and update are Python), and a count per distinct character (str.count) a scan of the value each.
-_count_into: Callable[[dict[str, int], Iterable[str]], None] = vars(collections)["_count_elements"]
-
-
-def _counts(value: str) -> dict[str, int]:
-    """Return each character's count, in the order of first occurrence (Counter's)."""
-    counted: dict[str, int] = {}
-    _count_into(counted, value)
-    return counted
-
-
-def _entropy(value: str, counted: dict[str, int]) -> float:
-    size = len(value)
-    # The terms are summed in the order of first occurrence, as Counter gives them: the same float, to
-    # the last bit, against the same thresholds.
-    if size > _TERMS_UP_TO:
-        return -sum(n / size * math.log2(n / size) for n in counted.values())
-    return -sum(map(_terms(size).__getitem__, counted.values()))
-
-
-_TERMS_UP_TO = 512  # longer values (rare) compute their terms afresh
-
-
-@cache
-def _terms(size: int) -> tuple[float, ...]:
-    """Return, for each count n up to size, the entropy term n/size * log2(n/size) of a character."""
-    return (0.0, *(n / size * math.log2(n / size) for n in range(1, size + 1)))

@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from records._re2 import SpanPattern
 from records._re2 import compile_spans as compile_pattern
+from records.redact._labelled import labelled_name, labelled_value
 from records.redact._rules import Rule as _Rule
-from records.redact._rules import labelled_name, labelled_value
 
 # detect-secrets' build_assignment_regex: an optional '[' and quote around the label, one of '=', ':',
 # ':=', '=>', '::' or spaces, and an optional quote before the value. Its look-behind (a non-word

@@ -8,16 +8,18 @@ e-mail addresses.
 
 from __future__ import annotations
 
-import json
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from records._re2 import SpanPattern, Spans
 from records._re2 import compile_spans as compile_pattern
-from records.redact import _scanner
-from records.redact._allowlists import Screen, placeholder
-from records.redact._split import SplitPattern, operators_by_first, skip
+from records.redact._allowlists import Screen
+from records.redact._formats import jwt_objects_closed, openai_marked, pypi_not_cut
+from records.redact._labelled import NOT_SECRETS, labelled_name, labelled_names, labelled_value
+from records.redact._percent import percent_decoded
+from records.redact._randomness import placeholder
+from records.redact._split import LabelEnds, SplitPattern, operators_by_first, skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +34,8 @@ class Rule:
     accept: Callable[[str], bool] | None = None
     # A check on the whole match (the label of a labelled secret), same caveat.
     accept_match: Callable[[str], bool] | None = None
+    # A check on a match given the text and the match's span, for what lies around it; same caveat.
+    accept_at: Callable[[str, int, int], bool] | None = None
     # For a pattern without groups: the secret's span, given the text and a match's span. RE2 finds a
     # match without groups in about half the time (no second pass for the groups' offsets), and a paste
     # may hold hundreds of e-mail addresses or Windows paths.
@@ -39,10 +43,12 @@ class Rule:
     # Lower-case ASCII literals one of which occurs in every value that accept rejects: in a text with
     # none of them, accept would pass every value and is not asked.
     rejected_only_with: tuple[str, ...] = ()
-    # accept and accept_match told the Screen of the text at hand, which spares the tests that cannot
-    # pass in it (the same answers, in a fraction of the time on a paste of hundreds of labelled values).
+    # accept told the Screen of the text at hand, which spares the tests that cannot pass in it (the same
+    # answers, in a fraction of the time on a paste of hundreds of labelled values).
     accept_in: Callable[[str, Screen], bool] | None = None
-    accept_match_in: Callable[[str, Screen], bool] | None = None
+    # accept_match of every match of a text at once (a list of verdicts, in order): a check that asks RE2
+    # asks it once for all of them (see records.redact._allowlists.accepted_each).
+    accept_matches: Callable[[list[str]], list[bool]] | None = None
     # Matched on the scanner's view of the text (records.redact._scanner.view), where a URL query's '&' and an
     # escaped JSON quote read as the space and quote that end a value, as they do for gitleaks' rules.
     on_view: bool = False
@@ -70,47 +76,11 @@ def _slack(value: str) -> bool:
 
 
 def _openai(value: str) -> bool:
-    """Accept an OpenAI key; 'sk-ant-' keys are Anthropic's, found by their own rule."""
-    return not value.startswith("sk-ant-") and _has_digit_and_letter(value)
+    """Accept an OpenAI key; 'sk-ant-' keys are Anthropic's, found by their own rule.
 
-
-def labelled_value(value: str, screen: Screen | None = None) -> bool:
-    """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
-    # Slices compared rather than str.startswith, whose argument parsing costs more than the test.
-    nested = "= " in value or " =" in value or ": " in value or value[:1] == "<"
-    if (value[:1] == "/" or value[:2] == "~/") and "/" in value[2:]:
-        return False  # PWD=/home/alice/proj is a directory, left to home_user
-    if nested or value.lower() in _NOT_SECRETS or _escaped_start(value):
-        return False
-    return _holds_letter_or_digit(value) and _random(value, screen)
-
-
-def _holds_letter_or_digit(value: str) -> bool:
-    """Tell whether a value holds a letter or digit as it reads once its JSON and URL escapes are decoded.
-
-    JSON spells '¨' as a backslash, 'u' and '00a8', a URL query as '%C2%A8': a password of punctuation so
-    escaped holds letters and digits as written, and none as read.
+    A key with one of OpenAI's own prefixes ('sk-proj-') must carry OpenAI's marker (see openai_marked).
     """
-    if "\\" not in value and "%" not in value:
-        return any(map(str.isalnum, value))
-    return any(map(str.isalnum, _percent_decoded(_json_decoded(value))))
-
-
-def _json_decoded(value: str) -> str:
-    """Return value read as the inside of a JSON string, or value itself when it reads as none."""
-    if "\\" not in value:
-        return value
-    try:
-        decoded = json.loads(f'"{value}"')
-    except ValueError:
-        return value
-    return decoded if isinstance(decoded, str) else value
-
-
-def _percent_decoded(value: str) -> str:
-    """Return value as the scanner's percent-decoded view reads it (the value itself without escapes)."""
-    decoded = _scanner.percent_decoded(value)
-    return value if decoded is None else decoded[0]
+    return not value.startswith("sk-ant-") and _has_digit_and_letter(value) and openai_marked(value)
 
 
 def _url_login(value: str) -> bool:
@@ -118,50 +88,8 @@ def _url_login(value: str) -> bool:
 
     'https://url:8000%20@something%20else' is a URL and then a word: its ' @' is no credentials' end.
     """
-    if "%" not in value:
-        return True
-    return all(part == part.strip() for part in _percent_decoded(value).split(":", 1))
-
-
-def _escaped_start(value: str) -> bool:
-    """Tell a value that starts with a percent escape ('%20real_key' of 'password:%20real_key' in a URL).
-
-    What it holds is judged where the text is read percent-decoded, as 'password: real_key'.
-    """
-    return value[:1] == "%" and all(c in string.hexdigits for c in value[1:3]) and len(value) >= 3
-
-
-# Quoted values that are no secret; a name such as secret_name or token_type labels no secret either.
-_NOT_SECRETS = frozenset({"none", "null", "true", "false", "undefined", "nil", "password", "secret", "token"})
-_NOT_SECRET_SUFFIXES = (
-    *("name", "id", "ids", "type", "types", "path", "file", "dir", "url", "uri", "endpoint", "header"),
-    *("length", "size", "len", "count", "env", "var", "prefix", "format", "field"),
-)
-
-
-def labelled_name(match: str, screen: Screen | None = None) -> bool:
-    """Accept a label that names a secret, not its name, type or location (secret_name, token_path).
-
-    gitleaks' allowlists for generic keys (csrf and public tokens, stop words, known test values) apply.
-    """
-    # The match may start with the character before the name ('=' of '?q=password=...'): the allowlists
-    # see the assignment from its name on, as on a line of its own.
-    labelled = match[1:] if match[:1] in _BEFORE_NAME else match
-    name = labelled.lstrip(" \t\n\"'`([{,;").split("=", 1)[0].split(":", 1)[0].strip("\"'` \t!?>")
-    if name.lower().endswith(_NOT_SECRET_SUFFIXES):
-        return False
-    return not _scanner.generic_allowed(_value_of(labelled), labelled.strip(), screen)
-
-
-_BEFORE_NAME = frozenset("=&?#;,|")
-
-
-def _value_of(match: str) -> str:
-    """Return the value part of a labelled match, quotes stripped (for the allowlists)."""
-    for operator in ("=>", ":=", "==", "=", ":"):
-        if operator in match:
-            return match.split(operator, 1)[1].strip().strip("\"'`").strip()
-    return match
+    decoded = percent_decoded(value) if "%" in value else None
+    return decoded is None or all(part == part.strip() for part in decoded[0].split(":", 1))
 
 
 def _has_key_body(value: str) -> bool:
@@ -261,6 +189,8 @@ _GENERIC_QUOTED = r"\"([^\"\s\[][^\"\n]{2,200})\"|'([^'\s\[][^'\n]{2,200})'|`([^
 _GENERIC_BARE = rf"({_VALUE}*(?:[0-9]{_VALUE}*[A-Za-z]|[A-Za-z]{_VALUE}*[0-9]){_VALUE}*)"
 GENERIC_SECRET = f"{_GENERIC_LABEL}{_GENERIC_OPERATOR}(?:{_GENERIC_QUOTED}|{_GENERIC_BARE})"
 _NAME_CHARACTERS = string.ascii_letters + string.digits + "_.-"
+# What may follow a name in a match: a quote, a space (RE2's \s) or an operator's first character.
+_LABEL_ENDS = "\"'`\t\n\f\r =:?!"
 _QUOTES = "\"'`"
 _SPACES = " \t\n\f\r"  # RE2's \s
 # The operators in the order the pattern tries them, each longest first as its greedy parts take it, by
@@ -270,26 +200,20 @@ _AFTER_OTHER_OPERATORS = frozenset("=>" + _SPACES)  # after '=', what would star
 _VALUE_SET = frozenset(string.ascii_letters + string.digits + "_-.+/=~!@#%^*${}()<>|?")  # _VALUE's
 
 
-def _generic_secret_spans(text: str, start: int, end: int) -> Spans | None:
-    """Return the spans of a match of GENERIC_SECRET in ASCII text, given the match's span.
+def _generic_secret_spans(text: str, ends: LabelEnds, start: int, end: int) -> Spans | None:
+    """Return the span of a match of GENERIC_SECRET in ASCII text and its value's, given the match's span.
 
     A match that ends with a quote took that quote's alternative (a bare value holds no quote), whose value
     holds no such quote: it starts after the last one before the end. Otherwise the value is bare. The name
     starts the match, or follows its first character when that is no letter or digit (then it is the
-    character before the name), and ends where its characters do, in every parse: none of what may follow
-    it (a quote, a space, an operator) is one. From there the tail's own parse gives the value.
+    character before the name), and ends where its characters do, in every parse: at what follows it, a
+    quote, a space or an operator (_LABEL_ENDS). From there the tail's own parse gives the value.
     """
-    spans: Spans = [(start, end), (-1, -1), (-1, -1), (-1, -1), (-1, -1)]
     last = text[end - 1]
     if last in _QUOTES:
-        spans[1 + _QUOTES.index(last)] = (text.rfind(last, start, end - 1) + 1, end - 1)
-        return spans
-    name = start if text[start].isalnum() else start + 1
-    value = _bare_value_start(text, skip(text, name, end, _NAME_CHARACTERS), end)
-    if value is None:
-        return None
-    spans[4] = (value, end)
-    return spans
+        return [(start, end), (text.rfind(last, start, end - 1) + 1, end - 1)]
+    value = _bare_value_start(text, ends.find(start + (not text[start].isalnum()), end), end)
+    return None if value is None else [(start, end), (value, end)]
 
 
 def _bare_value_start(text: str, at: int, end: int) -> int | None:
@@ -299,10 +223,10 @@ def _bare_value_start(text: str, at: int, end: int) -> int | None:
     with one, nor does a value); then the first operator after which, past any spaces, a bare value
     (_VALUE characters only, with a letter and a digit) ends the match.
     """
-    at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
+    if text[at] != "=":  # else no quote or space to take: 'name=value', as on most lines of an env dump
+        at = skip(text, at + (text[at] in _QUOTES), end, _SPACES)
     if text[at] == "=" and at + 1 < end and text[at + 1] not in _AFTER_OTHER_OPERATORS:
-        # 'name=value', as on most lines of an env dump: '=' alone fits and no space follows it, so this
-        # is the match's only parse, whose value is bare.
+        # '=' alone fits and no space follows it, so this is the match's only parse, whose value is bare.
         return at + 1
     for operator in _GENERIC_OPERATORS.get(text[at : at + 1], ()):
         if text[at : at + len(operator)] == operator and at + len(operator) <= end:
@@ -332,7 +256,7 @@ PASSWORD_WORD = (
 )
 # Words a password label is followed by that are no password: literals, types, states, placeholders.
 _NOT_PASSWORDS = frozenset({
-    *_NOT_SECRETS, "required", "optional", "string", "bytes", "hidden", "redacted", "empty", "missing",
+    *NOT_SECRETS, "required", "optional", "string", "bytes", "hidden", "redacted", "empty", "missing",
     "invalid", "incorrect", "wrong", "unset", "default", "omitted", "masked", "censored", "removed",
 })  # fmt: skip
 _CODE_WORDS = ("pass", "pwd", "secret", "token", "key", "environ", "getenv", "input", "prompt")
@@ -351,6 +275,33 @@ _GITLAB_PREFIXES = ("pat", "dt", "ft", "soat", "rt", "ptt", "imt", "oas", "ffct"
 _PEM_BEGIN = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BODY = r"(?:[A-Za-z0-9+/=\s\\:,]|-[A-Za-z0-9])"
 _PEM_END = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+# A line break as pasted: as it is, or escaped in a JSON string or a repr.
+_LINE_BREAK = r"(?:\r\n|\n|\r|\\r\\n|\\n|\\r)"
+# A private-key header alone on its line with a line after it: the opening of a PEM block.
+PEM_OPENING = rf"(?:\A|[\r\n]|\\[rn])[ \t]*{_PEM_BEGIN}[ \t]*{_LINE_BREAK}[ \t]*[^\s\\-]"
+
+
+def _pem_header(text: str, start: int, end: int) -> tuple[int, int]:
+    """Return the span of the header in a match of PEM_OPENING (matched without groups, as a flood of them may be).
+
+    The header starts with the match's '-----BEGIN' and ends with the first '-----' after it: what lies
+    between holds no hyphen.
+    """
+    header = text.index("-----BEGIN", start, end)
+    return header, text.index("-----", header + 10, end) + 5
+
+
+def _pem_block_unclosed(text: str, start: int, end: int) -> bool:
+    """Accept the opening of a PEM block that the paste never closes: no END line before another BEGIN.
+
+    Such a paste was cut inside a private key, or mangled on its way into the chat: what the body holds
+    need not read as key material, and the header itself is what says a private key was pasted. A block
+    the paste closes shows its whole body, which the full rule judges (a closed block of prose is an
+    illustration, as gitleaks' look-alikes have it).
+    """
+    following = text.find("-----BEGIN", end)
+    return text.find("-----END", end, len(text) if following < 0 else following) < 0
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -365,7 +316,19 @@ RULES: tuple[Rule, ...] = (
         ("private key",),
         _has_key_body,
     ),
-    Rule("jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",)),
+    # The header of a block the paste opens and never closes: redacted itself (it hides nothing a reader
+    # needs, and the finding warns the author), whatever the body holds. A header in a sentence ('expected
+    # -----BEGIN PRIVATE KEY-----') is no opening, and stays.
+    Rule(
+        "private_key",
+        compile_pattern(PEM_OPENING),
+        ("private key",),
+        locate=_pem_header,
+        accept_at=_pem_block_unclosed,
+    ),
+    Rule(
+        "jwt", compile_pattern(rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.{_B64URL}*"), ("eyj",), jwt_objects_closed
+    ),
     Rule(
         "discord_token",
         # The first part is the unpadded base64 of a 17-20 digit user id, spelled out group by group
@@ -434,7 +397,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("mailgun_key", compile_pattern(r"\bkey-[0-9a-f]{32}\b"), ("key-",), _random),
     Rule("npm_token", compile_pattern(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",)),
+    Rule("pypi_token", compile_pattern(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), ("pypi-",), pypi_not_cut),
     Rule("replicate_token", compile_pattern(r"\br8_[A-Za-z0-9]{37}\b"), ("r8_",)),
     Rule("groq_key", compile_pattern(r"\bgsk_[A-Za-z0-9]{48,}\b"), ("gsk_",)),
     # Keys of the model and vector-store services this community calls, told by their prefixes.
@@ -485,12 +448,12 @@ RULES: tuple[Rule, ...] = (
         # operator '=', ':', ':=', '=>', '?=' or a comparison. A quoted value may hold anything but its
         # quote (spaces and '$' included); a bare one must mix letters and digits, so 'None',
         # 'os.environ' and '2048' are left alone. Neither may start with '[', the start of a marker.
-        SplitPattern(GENERIC_SECRET, _generic_secret_spans),
+        SplitPattern(GENERIC_SECRET, _generic_secret_spans, label=_NAME_CHARACTERS, ends=_LABEL_ENDS),
         ("key", "token", "secret", "pass", "pwd", "credential"),
         labelled_value,
         labelled_name,
         accept_in=labelled_value,
-        accept_match_in=labelled_name,
+        accept_matches=labelled_names,
     ),
     Rule("password", compile_pattern(PASSWORD_WORD), ("pass", "pwd"), password_word),
     Rule(

@@ -11,17 +11,25 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import json
-import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import EllipsisType
 
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
-from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined, shannon
-from records.redact._split import GITLEAKS_GENERIC, SplitPattern, gitleaks_generic_bounds, gitleaks_generic_spans
+from records.redact._allowlists import Allow, Checks, Screen, allowlist, checks_of, joined
+from records.redact._formats import jwt_objects_closed, pypi_not_cut
+from records.redact._percent import PercentDecoded, percent_decoded
+from records.redact._randomness import shannon
+from records.redact._split import (
+    GITLEAKS_GENERIC,
+    GITLEAKS_LABEL_CHARACTERS,
+    GITLEAKS_LABEL_ENDS,
+    SplitPattern,
+    gitleaks_generic_bounds,
+    gitleaks_generic_spans,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,7 @@ class ScannerRule:
     checks: Checks | None = None  # allow with the global list (None: the global list is asked apart)
     # The secret must not run on into more token characters (see _WHOLE_TOKEN_FAMILIES).
     whole_token: bool = False
+    accept: Callable[[str], bool] | None = None  # what the credential's format says (see _FORMAT_CHECKS)
 
 
 # gitleaks rules for credentials tracebot already names keep tracebot's name, so a marker says the same
@@ -63,6 +72,9 @@ _FAMILIES = ("github", "gitlab", "slack", "huggingface")
 # there too.
 _WHOLE_TOKEN_FAMILIES = ("gitlab-",)
 _TOKEN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-")
+# tracebot's own rules read these formats (records.redact._formats); gitleaks' rules for them read them too, so
+# a token cut short is left by both.
+_FORMAT_CHECKS: dict[str, Callable[[str], bool]] = {"jwt": jwt_objects_closed, "pypi-upload-token": pypi_not_cut}
 
 
 def kind_of(rule_id: str) -> str:
@@ -107,6 +119,7 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
                 # The global list is asked with an empty line: joined only when it looks at no line.
                 checks=checks_of([glob, *allow]) if glob.target != "line" else None,
                 whole_token=rule["id"].startswith(_WHOLE_TOKEN_FAMILIES) and not rule["regex"].endswith("\\b"),
+                accept=_FORMAT_CHECKS.get(rule["id"]),
             )
         )
     return tuple(compiled), glob
@@ -115,7 +128,13 @@ def _compiled(microsoft: bool) -> tuple[tuple[ScannerRule, ...], Allow]:
 def _pattern(regex: str) -> SpanPattern:
     """Compile a rule's regex; generic-api-key's, matched by hundreds of lines of an env dump, in two steps."""
     if regex == GITLEAKS_GENERIC:
-        return SplitPattern(regex, gitleaks_generic_spans, gitleaks_generic_bounds)
+        return SplitPattern(
+            regex,
+            gitleaks_generic_spans,
+            gitleaks_generic_bounds,
+            label=GITLEAKS_LABEL_CHARACTERS,
+            ends=GITLEAKS_LABEL_ENDS,
+        )
     return compile_spans(regex)
 
 
@@ -140,6 +159,8 @@ def _kept(rule: ScannerRule, glob: Allow, secret: str, whole: str, line: str, *,
     """
     if rule.entropy and (shannon(secret) if screen is None else screen.entropy(secret)) <= rule.entropy:
         return False
+    if rule.accept is not None and not rule.accept(secret):
+        return False
     if rule.kind.startswith("generic") and rule.entropy and not any(map(str.isdigit, secret)):
         return False
     if screen is not None and rule.checks is not None:
@@ -161,119 +182,6 @@ def view(text: str) -> str:
         if old in text:
             text = text.replace(old, new)
     return text
-
-
-@dataclass(frozen=True, slots=True)
-class _Escapes:
-    """Where each decoded escape sits in the decoded text and in the original, and how long it was there."""
-
-    at_decoded: list[int]
-    at_original: list[int]
-    widths: list[int]
-
-
-_HEX_PAIRS = {f"{high}{low}": int(f"{high}{low}", 16) for high in string.hexdigits for low in string.hexdigits}
-
-
-def _decoded(text: str) -> tuple[str, _Escapes] | None:
-    """Return text percent-decoded and where each escape sat, or None without any.
-
-    A run of escapes that spells one character in UTF-8 ('%C2%A8') becomes that character; any other escape
-    becomes the character of its byte's value, so '%C2' alone reads as 'Â'. The text is split at each '%'
-    (one call in C) rather than searched escape by escape: a paste of thousands of escapes costs a
-    dictionary lookup each, not a call into the regex engine each.
-    """
-    pieces = text.split("%")
-    if len(pieces) == 1:
-        return None
-    out = [pieces[0]]
-    escapes = _Escapes([], [], [])
-    run: list[int] = []  # the bytes of adjacent escapes not yet decoded, the first one's '%' at run_at
-    run_at = 0
-    original = length = len(pieces[0])  # where the next piece's '%' sits, in the text and decoded
-    hex_pairs, add = _HEX_PAIRS.get, out.append
-    at_decoded, at_original, widths = escapes.at_decoded.append, escapes.at_original.append, escapes.widths.append
-    for piece in pieces[1:]:
-        byte = hex_pairs(piece[:2])
-        if byte is not None:
-            if not run:
-                run_at = original
-            run.append(byte)
-        if byte is None or len(piece) > 2:
-            if len(run) == 1:  # most escapes stand alone: spared _flush's calls, the byte is the character
-                at_decoded(length)
-                at_original(run_at)
-                widths(3)
-                add(chr(run.pop()))
-                length += 1
-            elif run:
-                length = _flush(run, run_at, length, out, escapes)
-                run.clear()
-            rest = piece[2:] if byte is not None else "%" + piece
-            add(rest)
-            length += len(rest)
-        original += len(piece) + 1
-    if run:
-        _flush(run, run_at, length, out, escapes)
-    if not escapes.at_decoded:
-        return None
-    return "".join(out), escapes
-
-
-# What Python's 'surrogateescape' makes of a byte that is no part of a UTF-8 character, back to the character
-# of the byte's value.
-_LONE_BYTES = {0xDC80 + offset: 0x80 + offset for offset in range(0x80)}
-
-
-def _flush(run: list[int], at: int, length: int, out: list[str], escapes: _Escapes) -> int:
-    """Decode a run of adjacent escapes whose first '%' sits at ``at``; return the decoded length after it.
-
-    The run is decoded in one call; only a run that holds a character of several bytes is then measured
-    character by character.
-    """
-    count = len(run)
-    if max(run) < 0x80:  # one character per escape
-        out.append(bytes(run).decode("latin-1"))
-        escapes.at_decoded.extend(range(length, length + count))
-        escapes.at_original.extend(range(at, at + 3 * count, 3))
-        escapes.widths.extend([3] * count)
-        return length + count
-    decoded = bytes(run).decode("utf-8", "surrogateescape")
-    widths = [3 * len(character.encode("utf-8", "surrogateescape")) for character in decoded]
-    escapes.at_decoded.extend(range(length, length + len(decoded)))
-    escapes.at_original.extend(itertools.accumulate(widths[:-1], initial=at))
-    escapes.widths.extend(widths)
-    out.append(decoded.translate(_LONE_BYTES))
-    return length + len(decoded)
-
-
-def _original(offset: int, escapes: _Escapes, end: bool) -> int:
-    """Map an offset in decoded text back to the original (an escaped character counts its escapes' width)."""
-    index = bisect.bisect_right(escapes.at_decoded, offset - 1 if end else offset) - 1
-    if index < 0:
-        return offset
-    at_decoded, at_original, width = escapes.at_decoded[index], escapes.at_original[index], escapes.widths[index]
-    inside = offset - at_decoded
-    if inside == 0 or (end and inside == 1):
-        return at_original + (width if end else 0)
-    return offset + at_original - at_decoded + width - 1
-
-
-# A text percent-decoded, and the map from a span in it back to the text.
-PercentDecoded = tuple[str, Callable[[int, int], tuple[int, int]]]
-
-
-def percent_decoded(text: str) -> PercentDecoded | None:
-    """Return text percent-decoded and a map from a span in it back to the original, or None without escapes."""
-    decoded = _decoded(text) if "%" in text else None
-    if decoded is None:
-        return None
-    plain, escapes = decoded
-
-    def back(start: int, end: int) -> tuple[int, int]:
-        return _original(start, escapes, end=False), _original(end, escapes, end=True)
-
-    return plain, back
 
 
 def json_unescaped(text: str) -> tuple[str, Callable[[int, int], tuple[int, int]]] | None:
@@ -385,8 +293,7 @@ def _candidates(rule: ScannerRule, text: str, dominated: Dominated | None) -> It
     """Yield the spans of the rule's matches in text; a split pattern leaves out dominated ones unlocated."""
     if dominated is None or not isinstance(rule.pattern, SplitPattern):
         return rule.pattern.spans(text)
-    kind = rule.kind
-    return rule.pattern.spans(text, lambda start, end: dominated(kind, start, end))
+    return rule.pattern.spans(text, functools.partial(dominated, rule.kind))
 
 
 @functools.cache
@@ -399,6 +306,14 @@ def _generic() -> tuple[ScannerRule, Allow, Checks] | None:
     on_secret = [a for a in (glob, *rule.allow) if a.target == "secret"]
     on_match = [a for a in (glob, *rule.allow) if a.target != "secret"]
     return rule, glob, Checks(joined(on_secret), joined(on_match), None, (), ())
+
+
+def generic_allowed_each(secrets: Sequence[str], matches: Sequence[str]) -> list[bool]:
+    """Return, for each labelled value and its match, what generic_allowed says, asking RE2 once for most."""
+    found = _generic()
+    if found is None:
+        return [False] * len(secrets)
+    return found[2].accepts_each(secrets, matches, matches)
 
 
 def generic_allowed(secret: str, match: str, screen: Screen | None = None) -> bool:

@@ -16,26 +16,70 @@ from collections.abc import Callable, Iterator
 
 from records._re2 import Match, Spans, compile_spans
 
-# Given the text and a match's span, the match's spans (the whole match, then each group), or None when
-# the locator cannot tell them (then the whole pattern is asked).
-Locator = Callable[[str, int, int], Spans | None]
-# Given the text and a match's span, where its secret group can lie: (the lowest start, the end), or None.
-Bound = Callable[[str, int, int], tuple[int, int] | None]
+# Given the text, where its labels end (see LabelEnds) and a match's span, the match's span and its secret's
+# (see SplitPattern.spans), or None when the locator cannot tell them (then the whole pattern is asked).
+Locator = Callable[[str, "LabelEnds", int, int], Spans | None]
+# Given the same, where a match's secret group can lie: (the lowest start, the end), or None.
+Bound = Callable[[str, "LabelEnds", int, int], tuple[int, int] | None]
 # Given a secret's bounds (see Bound), True when the caller has no use for the match.
 Unwanted = Callable[[int, int], bool]
 
 
+_MARK = b"="  # what a marked text has in place of each character a label ends at (see LabelEnds)
+_MARK_AFTER = 48  # labels read before a text is marked: marking costs about what reading fifty does
+
+
+class LabelEnds:
+    """Where the labels of one ASCII text's matches end: the first character of a set after a label's start.
+
+    The first labels asked of are read character by character (skip); once a text has many, it is marked
+    instead, each of those characters replaced by one mark in a single call in C (bytes.translate), and a
+    label's end is one find. A label holds none of the characters it ends at (the locators' reasoning, held
+    by test_split), so both answer alike within a match.
+    """
+
+    __slots__ = ("_asked", "_label", "_marked", "_marks", "_text")
+
+    def __init__(self, text: str, label: str, marks: bytes) -> None:
+        """Take the text, the characters a label may hold and the translation table that marks its ends."""
+        self._text = text
+        self._label = label
+        self._marks = marks
+        self._marked: bytes | None = None
+        self._asked = 0
+
+    def find(self, start: int, end: int) -> int:
+        """Return where the label starting at start ends (end when it runs to end)."""
+        if self._marked is None:
+            self._asked += 1
+            if self._asked <= _MARK_AFTER:
+                return skip(self._text, start, end, self._label)
+            self._marked = self._text.encode("ascii").translate(self._marks)
+        at = self._marked.find(_MARK, start, end)
+        return end if at < 0 else at
+
+
 class SplitPattern:
-    """A pattern whose spans on ASCII text come from a match without groups and a locator of the groups."""
+    """A pattern whose spans on ASCII text come from a match without groups and a locator of the groups.
 
-    __slots__ = ("_bare", "_bound", "_locate", "_whole", "groups")
+    label: the characters a label part of the pattern may hold; ends: those it ends at, one of which
+    follows it in every match (see LabelEnds).
+    """
 
-    def __init__(self, whole: str, locate: Locator, bound: Bound | None = None) -> None:
+    __slots__ = ("_bare", "_bound", "_label", "_locate", "_marks", "_whole", "groups")
+
+    def __init__(self, whole: str, locate: Locator, bound: Bound | None = None, *, label: str, ends: str) -> None:
         self._whole = compile_spans(whole)
         self._bare = compile_spans(without_groups(whole))
         self._locate = locate
         self._bound = bound
+        self._label = label
+        self._marks = bytes.maketrans(ends.encode("ascii"), _MARK * len(ends))
         self.groups: int = self._whole.groups
+
+    def label_ends(self, text: str) -> LabelEnds:
+        """Return where the labels of this pattern's matches in an ASCII text end."""
+        return LabelEnds(text, self._label, self._marks)
 
     def finditer(self, text: str) -> Iterator[Match]:
         return self._whole.finditer(text)
@@ -45,27 +89,38 @@ class SplitPattern:
         return self._bare.occurs(text)
 
     def spans(self, text: str, unwanted: Unwanted | None = None) -> Iterator[Spans]:
-        """Yield the spans of every match: the same as those of the pattern whole.
+        """Yield the span of every match and of its secret, the first group that took part (as the pattern whole).
 
-        unwanted: given where a match's secret group can lie, True when the caller has no use for the
-        match; those are then left out (or not) before their groups are located.
+        Only those two: a caller reads the secret, and a list of every group for each of hundreds of matches
+        is work for nothing. unwanted: given where a match's secret group can lie, True when the caller has
+        no use for the match; those are then left out (or not) before their groups are located.
         """
         if not text.isascii():
-            yield from self._whole.spans(text)
+            for spans in self._whole.spans(text):
+                yield secret_spans(spans)
             return
-        bound = self._bound
+        bound, locate, ends = self._bound, self._locate, self.label_ends(text)
+        if unwanted is None or bound is None:
+            for spans in self._bare.spans(text):
+                located = locate(text, ends, *spans[0])
+                yield located if located is not None else self._asked(text, spans[0][0])
+            return
         for spans in self._bare.spans(text):
             start, end = spans[0]
-            if unwanted is not None and bound is not None:
-                bounds = bound(text, start, end)
-                if bounds is not None and unwanted(*bounds):
-                    continue
-            located = self._locate(text, start, end)
+            bounds = bound(text, ends, start, end)
+            if bounds is not None and unwanted(*bounds):
+                continue
+            located = locate(text, ends, start, end)
             yield located if located is not None else self._asked(text, start)
 
     def _asked(self, text: str, start: int) -> Spans:
         """Return the whole pattern's spans of its match at start (a fallback the locators should never need)."""
-        return next(spans for spans in self._whole.spans(text) if spans[0][0] == start)
+        return secret_spans(next(spans for spans in self._whole.spans(text) if spans[0][0] == start))
+
+
+def secret_spans(spans: Spans) -> Spans:
+    """Return the span of a match and of its first group that took part (of the match again without one)."""
+    return [spans[0], next((span for span in spans[1:] if span[0] >= 0), spans[0])]
 
 
 def without_groups(regex: str) -> str:
@@ -133,8 +188,10 @@ _GITLEAKS_VALUE = r"""(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10
 GITLEAKS_GENERIC = rf"""(?i){_GITLEAKS_LABEL}{_GITLEAKS_VALUE}(?:[\x60'"\s;]|\\[nr]|$)"""
 
 # What the label part may hold: the name, the keyword and the spaces and quotes before the operator (RE2's
-# \s is [\t\n\f\r ]). No operator starts with one of them.
-_GITLEAKS_LABEL_CHARACTERS = string.ascii_letters + string.digits + "_.-" + " \t\n\f\r'\""
+# \s is [\t\n\f\r ]). No operator starts with one of them, and each starts with one of these, where the
+# label ends.
+GITLEAKS_LABEL_CHARACTERS = string.ascii_letters + string.digits + "_.-" + " \t\n\f\r'\""
+GITLEAKS_LABEL_ENDS = "=>:|?,"
 _GITLEAKS_ENDS = frozenset("`'\"\t\n\f\r ;")
 # The operators in the order the pattern tries them, ':{1,3}=' longest first as its greedy count does.
 _GITLEAKS_OPERATORS = operators_by_first(("=", ">", ":::=", "::=", ":=", "||", ":", "=>", "?=", ","))
@@ -143,31 +200,34 @@ _GITLEAKS_SECRET = frozenset(string.ascii_letters + string.digits + "_.=-")  # [
 _GITLEAKS_BASE64 = frozenset(string.ascii_letters + string.digits + "+/")
 
 
-def gitleaks_generic_spans(text: str, start: int, end: int) -> Spans | None:
+def gitleaks_generic_spans(text: str, ends: LabelEnds, start: int, end: int) -> Spans | None:
     """Return the spans of a match of GITLEAKS_GENERIC in ASCII text, given the match's span.
 
     The label's characters are never an operator's, so the operator starts at the first character of the
-    match outside them, in every parse. The match ends with the secret's terminator, which its last
-    characters tell apart: one of _GITLEAKS_ENDS (none can end a secret), a backslash and n or r, or else
-    the end of the text. Between the two, the pattern's choices are tried in its order of preference.
+    match outside them, in every parse: the first of GITLEAKS_LABEL_ENDS. The match ends with the
+    secret's terminator, which its last characters tell apart: one of _GITLEAKS_ENDS (none can end a
+    secret), a backslash and n or r, or else the end of the text. Between the two, the pattern's choices are
+    tried in its order of preference.
     """
     value_end = _gitleaks_secret_end(text, end)
     if value_end is None:
         return None
-    secret = _gitleaks_secret_start(text, skip(text, start, value_end, _GITLEAKS_LABEL_CHARACTERS), value_end)
+    secret = _gitleaks_secret_start(text, ends.find(start, value_end), value_end)
     return None if secret is None else [(start, end), (secret, value_end)]
 
 
-def gitleaks_generic_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
+def gitleaks_generic_bounds(text: str, ends: LabelEnds, start: int, end: int) -> tuple[int, int] | None:
     """Return where the secret of a match of GITLEAKS_GENERIC in ASCII text can lie: (lowest start, end).
 
     The secret follows the operator, which starts where the label's characters end (see
     gitleaks_generic_spans) and is one character at least.
     """
-    value_end = _gitleaks_secret_end(text, end)
+    # Most matches end with a terminator character (_gitleaks_secret_end's first case, spelled out: this is
+    # asked of each line of an env dump).
+    value_end = end - 1 if text[end - 1] in _GITLEAKS_ENDS else _gitleaks_secret_end(text, end)
     if value_end is None:
         return None
-    return skip(text, start, value_end, _GITLEAKS_LABEL_CHARACTERS) + 1, value_end
+    return ends.find(start, value_end) + 1, value_end
 
 
 def _gitleaks_secret_end(text: str, end: int) -> int | None:

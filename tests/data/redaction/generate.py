@@ -35,6 +35,11 @@ def _fake(rng: random.Random, alphabet: str, n: int, word: str = "FAKE") -> str:
     return body[:cut] + word + body[cut:]
 
 
+def _openai_marked(body: str) -> str:
+    """Return a key body with OpenAI's marker after its word FAKE (no more random draws: the rest stays)."""
+    return body.replace("FAKE", "FAKET3BlbkFJ", 1)
+
+
 def _b64url(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -44,8 +49,9 @@ TOKENS: dict[str, list[Callable[[random.Random], str]]] = {
     "huggingface_token": [lambda r: "hf_" + _fake(r, ALNUM, 34)],
     "openai_key": [
         lambda r: "sk-" + _fake(r, ALNUM, 48),
-        lambda r: "sk-proj-" + _fake(r, B64URL, 120),
-        lambda r: "sk-svcacct-" + _fake(r, B64URL, 60),
+        # OpenAI's project and service-account keys carry its marker, 'OpenAI' in base64.
+        lambda r: "sk-proj-" + _openai_marked(_fake(r, B64URL, 120)),
+        lambda r: "sk-svcacct-" + _openai_marked(_fake(r, B64URL, 60)),
     ],
     "anthropic_key": [lambda r: "sk-ant-api03-" + _fake(r, B64URL, 93) + "AA"],
     "github_token": [

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import math
 import string
-from collections import Counter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from records._re2 import compile_spans
+from records._re2 import LinePattern, compile_spans
 from records.redact import _allowlists, _scanner
-from records.redact._allowlists import Screen, entropy_under, relax, shannon
+from records.redact._allowlists import Screen, accepted_each, joined, lined, relax
 
 
 @pytest.mark.parametrize(
@@ -86,33 +84,49 @@ def test_a_plan_accepts_what_the_allowlists_asked_one_by_one_accept(values: list
         assert plan.accepts(value, line, line) == whole
 
 
-def _shannon_by_counter(value: str) -> float:
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
-@given(st.text(min_size=1, max_size=600))
-def test_shannon_is_the_counter_formula_to_the_last_bit(value: str) -> None:
-    assert shannon(value) == _shannon_by_counter(value)
-
-
-@given(
-    st.one_of(st.text(min_size=1, max_size=80), st.text(alphabet="ab01", min_size=1, max_size=40)),
-    st.sampled_from([1.0, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5]),
-)
-def test_entropy_under_a_limit_is_told_as_the_sum_tells_it(value: str, limit: float) -> None:
-    assert entropy_under(value, limit) == (shannon(value) < limit)
+# --- asking many values at once ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("value", "under"),
+    ("regex", "read"),
     [
-        ("abcdefgh" * 2, False),  # eight characters, evenly: exactly 3 bits, not under
-        ("abcdefg" * 3, True),  # seven: at most log2(7)
-        ("aabcdefghijklmnop", False),  # largest share 2/17: at least 3.09 bits
-        ("a" * 20 + "bcdefghi", True),  # nine characters, one of them most: the sum tells (1.72 bits)
-        ("aaaabcdefghijklmnop", False),  # sixteen, largest share 4/19: the sum tells (3.83 bits)
+        (r"^[a-zA-Z_.-]+$", r"(?m)^[a-zA-Z_.-]+$"),
+        (r"\Aab\z", r"(?m)^ab$"),
+        (r"(?:\n|\z)[\A\z]", r"(?m)(?:\n|$)[\A\z]"),  # inside a class, escapes are members
+        (r"a\\z", r"(?m)a\\z"),  # an escaped backslash, then a 'z'
+        (r"(?i-m:x)", None),
+        (r"(?-m)x", None),
+        (r"(?i)x(?P<name>y)(?:z)", r"(?m)(?i)x(?P<name>y)(?:z)"),
+        (r"\Qa$\E", None),
     ],
 )
-def test_entropy_under_three_bits_at_and_near_the_bounds(value: str, under: bool) -> None:
-    assert entropy_under(value, 3.0) is under
+def test_a_regex_is_read_over_lines_with_its_ends_as_line_ends(regex: str, read: str | None) -> None:
+    assert lined(regex) == read
+
+
+_PIECES = ["a", "B", "1", "_", ".", "-", " ", "\n", "$", "{", "}", "true", "false", "null", "x=", "X=", "%s"]
+
+
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=6).map("".join), max_size=30))
+def test_values_asked_at_once_get_the_answers_each_gets_alone(values: list[str]) -> None:
+    rule, glob = _generic_checks()
+    lists = [glob, *rule.allow]
+    for target in ("secret", "match", "line"):
+        found = joined([a for a in lists if a.target == target])
+        assert found is not None and found.lined is not None
+        assert accepted_each(found, values) == [found.pattern.occurs(value) for value in values]
+    for regex in (r"\bab\b", r"(?:a|^b)\s*$", r"\Ab\z", r"(?s)a.b", r"^$", r"x*"):
+        read = lined(regex)
+        assert read is not None
+        found = _allowlists._Joined(compile_spans(regex), (), LinePattern(read))
+        assert accepted_each(found, values) == [found.pattern.occurs(value) for value in values]
+
+
+@given(st.lists(_VALUES, max_size=12))
+def test_a_rules_checks_asked_of_many_findings_at_once_answer_as_asked_one_by_one(values: list[str]) -> None:
+    rule, _ = _generic_checks()
+    assert rule.checks is not None
+    lines = [f"api_key={value}" for value in values]
+    whole = rule.checks.whole()
+    expected = [whole.accepts(value, line, line) for value, line in zip(values, lines, strict=True)]
+    assert rule.checks.accepts_each(values, lines, lines) == expected

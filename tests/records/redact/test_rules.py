@@ -10,8 +10,10 @@ from records._re2 import SpanPattern, compile_spans
 from records.redact import redact
 from records.redact._rules import (
     _NOT_EMAIL_LITERALS,
+    _PEM_BEGIN,
     EMAIL_ADDRESS,
     EMAIL_CONTEXT,
+    PEM_OPENING,
     RULES,
     URL_CREDENTIALS,
     URL_SCHEME,
@@ -24,9 +26,6 @@ from records.redact._rules import (
     _is_email,
     _openai,
     _slack,
-    _value_of,
-    labelled_name,
-    labelled_value,
 )
 
 HF_BODY = "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"  # 34 characters, as Hugging Face issues them
@@ -53,43 +52,42 @@ def test_hugging_face_tokens(value: str, accepted: bool) -> None:
 def test_slack_and_openai_keys() -> None:
     assert _slack("xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx")
     assert not _slack("xoxb-1234567890-0987654321-")  # cut off at the dash
-    assert _openai("sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56")
+    assert _openai("sk-proj-Ab12Cd34Ef56Gh78Ij90" + "T3BlbkFJ" + "Kl12Mn34Op56Qr78St90")
+    assert not _openai("sk-proj-Ab12Cd34Ef56Gh78Ij90" + "T4BlbkFJ" + "Kl12Mn34Op56Qr78St90")  # no OpenAI marker
+    assert _openai("sk-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56")  # a bare 'sk-' key may be another service's
     assert not _openai("sk-ant-api03-Ab12Cd34Ef56Gh78Ij90Kl12")  # Anthropic's, found by its own rule
     assert not _openai("sk-only-letters-here")
 
 
+_HEADER = "-----BEGIN " + "PRIVATE KEY-----"
+
+
 @pytest.mark.parametrize(
-    ("value", "accepted"),
+    "text",
     [
-        ("s3cr3t-Passw0rd!", True),
-        ("None", False),
-        ("token", False),
-        ("/home/alice/project", False),  # a directory, left to the home-directory rule
-        ("<your password>", False),
-        ("a = b", False),  # a nested assignment, not a value
-        ("***", False),
-        # Punctuation escaped as JSON or for a URL holds letters and digits only as written.
-        (",.:-\\u00a8@*\\u00bf?!", False),
-        (",.:-%C2%A8@*%C2%BF%3F!", False),
-        ("%22%C2%BF%22", False),
-        # Escapes of letters, and escapes beside letters, leave a value that holds them.
-        ("\\u00e9t\\u00e9", True),
-        ("p%40ss%2Cw0rd", True),
-        ("x%41%42", True),
-        ("\\q%ZZ", True),  # no JSON string and no escape: read as written
+        f"some text here\n{_HEADER}\nyabba dabba doo",  # cut inside the key, or mangled: the body reads as none
+        f"PermissionError: bad key\r\n  {_HEADER}  \r\nnot the key itself\n",
+        f'{{"config": "some text here\\n{_HEADER}\\nyabba dabba doo"}}',  # the line breaks escaped in JSON
+        f"{_HEADER}\npart one\n{_HEADER}\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----",
     ],
 )
-def test_labelled_values(value: str, accepted: bool) -> None:
-    assert labelled_value(value) is accepted
+def test_the_header_of_a_pem_block_the_paste_never_closes_is_redacted(text: str) -> None:
+    result = redact(text)
+    assert _HEADER not in result.text
+    assert [f.kind for f in result.findings] and {f.kind for f in result.findings} == {"private_key"}
 
 
-def test_a_label_that_names_a_secret_not_its_name_or_place() -> None:
-    assert labelled_name('password="s3cr3t-Passw0rd!"')
-    assert not labelled_name('secret_name="s3cr3t-Passw0rd!"')
-    assert not labelled_name("token_path=/run/secrets/t0ken")
-    assert _value_of('api_key => "Ab12Cd34"') == "Ab12Cd34"
-    assert _value_of("token: 'Ab12'") == "Ab12"
-    assert _value_of("no operator") == "no operator"
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{_HEADER}\nanything\n-----END PRIVATE KEY-----",  # a closed block of prose: an illustration
+        f"ValueError: expected {_HEADER} header",  # a header in a sentence opens no block
+        f"ValueError: the key must start with\n{_HEADER}\n",  # nothing after it: no block
+        f"{_HEADER}\n\nthe file was empty",  # a blank line after it
+    ],
+)
+def test_a_closed_block_of_prose_and_a_header_that_opens_no_block_are_left(text: str) -> None:
+    assert redact(text).findings == ()
 
 
 def test_a_private_key_needs_key_material() -> None:
@@ -116,6 +114,7 @@ def test_what_counts_as_an_email_address(value: str, personal: bool) -> None:
 # Rules matched without groups find their secret with a function: it must agree with the pattern as first
 # written, with a group around the secret (for Windows paths, one for each kind of name).
 _GROUPED = {
+    "private_key": compile_spans(PEM_OPENING.replace(_PEM_BEGIN, f"({_PEM_BEGIN})", 1)),
     "email": compile_spans(f"{EMAIL_CONTEXT}({EMAIL_ADDRESS})"),
     "url_credentials": compile_spans(f"{URL_SCHEME}({URL_CREDENTIALS})@"),
     "home_user": compile_spans(rf"{WINDOWS_HOME}(?:({WINDOWS_NAME_ENDED})(?:\\|/)|({WINDOWS_NAME}))"),
@@ -125,6 +124,7 @@ _LOCATED = {rule.kind: rule for rule in RULES if rule.locate is not None}
 # its UTF-8 path treat apart (the long s matches 's' in '(?i:users)'; 'é' takes the str path).
 _NOISE = [*("a", "Z", "7", ".", "-", ":", "]", "@", " ", "\n", "'", '"', "<", "/", "\\", "\\\\", "é", "=")]
 _PIECES = {
+    "private_key": [*("-----BEGIN PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----", "\\n", "\r\n", "\r", "\t")],
     "email": [*("_", "%", "+", "[", "mailto:", "MAILTO:", "x.io", "example.com", "alice@x.io", "\u212a")],
     "url_credentials": [*("https://", "git+ssh://", "ftp://", "u:p", "u:p@", ":@", "@h", "https://u:FAKE1@")],
     "home_user": [*("C:", "d:", "Users", "USERS", "u\u017fers", "My Name", "\t", "C:\\Users\\", "c:/users/")],

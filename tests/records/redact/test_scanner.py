@@ -15,12 +15,10 @@ from pathlib import Path
 
 import pytest
 import re2
-from hypothesis import given
-from hypothesis import strategies as st
 
 from benchmarks.eval_redact import CONTEXTS, Fixture, disputed, embed, evaluate, load
 from benchmarks.redaction_corpus import _np_secret, guess_secret, unverbose
-from records.redact import PERSONAL_KINDS, _allowlists, _scanner, marker, redact
+from records.redact import PERSONAL_KINDS, _scanner, marker, redact
 
 SCANNERS = Path(__file__).resolve().parents[2] / "data" / "redaction" / "scanners"
 
@@ -111,14 +109,28 @@ def test_detect_secrets_recall_holds_with_its_ported_detectors() -> None:
     # other contexts are now flagged in the JSON one too), 15.7% once gitleaks' GitLab rules had to end
     # where the token does ('glimt-my-tokens_are-correctAB38_280'). Recall 97.2% -> 98.4% when the corpus
     # took a labelled line's value as its secret ('X-JFrog-Art-Api: AKC...' had been labelled with the
-    # header's name, the longest run of the line, which no redactor removes).
+    # header's name, the longest run of the line, which no redactor removes). False positives 15.0% -> 11.8%
+    # once a credential's format was read (records/redact/_formats.py): a JWT whose header or payload opens
+    # an object it never closes or names no algorithm, a PyPI macaroon cut before its signature, an
+    # 'sk-proj-' key without OpenAI's marker are left, by our rules and gitleaks' alike.
+    # Recall 98.4% -> 98.7% once the header of a PEM block the paste never closes was redacted (its
+    # private_key plugin's 'some text here\n-----BEGIN PRIVATE KEY-----\nyabba dabba doo': 6/10 -> 10/10).
     recall, false_positives = _totals(_counts("detect-secrets"))
-    assert recall >= 0.983
-    assert false_positives <= 0.158
-    # 65 of those 100 altered embeddings hold a value another of detect-secrets' tests labels a secret.
+    assert recall >= 0.986
+    assert false_positives <= 0.119
+    weak = {
+        k: f"{c['found']}/{c['secrets']}"
+        for k, c in _counts("detect-secrets").items()
+        if c["found"] < 0.9 * c["secrets"]
+    }
+    assert weak == {}
+    # 65 of those 75 altered embeddings hold a value another of detect-secrets' tests labels a secret; the
+    # other 10 are values of the keyword plugin's secrets' shape ('ibm-cloud-pwd = shorter-version' is a
+    # letters-only password, 'someotherpassword = "doesnt start right"' a quoted phrase as in its
+    # 'password = "value with quotes and spaces"'), negatives only of the IBM plugins they were written for.
     counts = _counts("detect-secrets").values()
     clear = sum(c["lookalikes"] - c["disputed"] for c in counts)
-    assert sum(c["altered"] - c["altered_disputed"] for c in counts) / clear <= 0.069
+    assert sum(c["altered"] - c["altered_disputed"] for c in counts) / clear <= 0.02
 
 
 def test_a_look_alike_holding_a_value_its_corpus_labels_a_secret_is_disputed() -> None:
@@ -267,43 +279,6 @@ def test_placeholders_and_names_are_left_alone(text: str) -> None:
     assert [f for f in result.findings if f.kind not in PERSONAL_KINDS] == []
 
 
-# --- the placeholder check ----------------------------------------------------------------------
-
-
-def _placeholder_by_definition(value: str) -> bool:
-    """The placeholder test spelled out plainly: the reference the RE2 pass must agree with."""
-    lowered = value.lower()
-    if any(word in lowered for word in _allowlists._PLACEHOLDER_WORDS) or any(c * 6 in lowered for c in set(lowered)):
-        return True
-    if any(value.startswith(a) and value.endswith(b) for a, b in _allowlists._TEMPLATES):
-        return True
-    return len(value) >= 16 and _allowlists.shannon(value) < 3.0
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567", False),
-        ("YOUR_TOKEN_HERE", True),
-        ("sk-xxxxxxxxxxxx", True),
-        ("hf_FAKE000000000000000000000000000001", True),  # a run of six
-        ("hf_FAKE00000aBcDeFgHiJkLmNoPqRsTuVwXyZ", False),  # five is no run
-        ("ééééééAbCdEf0123", True),  # a run outside ASCII
-        ("\x00" * 6 + "AbCdEf0123", True),
-        ("${OPENAI_API_KEY}", True),
-        ("abababababababababab", True),  # too regular
-    ],
-)
-def test_placeholders_and_fillers_are_told_from_secrets(value: str, expected: bool) -> None:
-    assert _allowlists.placeholder(value) is expected
-    assert _placeholder_by_definition(value) is expected
-
-
-@given(st.text(alphabet=string.ascii_letters + string.digits + "_-${}<>xX0éÉ\u212a", max_size=40))
-def test_placeholder_agrees_with_its_definition(value: str) -> None:
-    assert _allowlists.placeholder(value) == _placeholder_by_definition(value)
-
-
 def test_the_rule_tables_are_compiled_once_whichever_way_they_are_asked_for() -> None:
     assert _scanner.rules() is _scanner.rules(True) is _scanner.rules(microsoft=True)
     assert _scanner.rules(False) is not _scanner.rules()
@@ -330,15 +305,3 @@ def test_a_noseyparker_secret_is_the_second_group_when_a_user_or_id_comes_first(
     alone = re2.search(r"\b(tok_[a-z]+)", "x tok_abc")
     assert both is not None and _np_secret(both) == "hunter"
     assert alone is not None and _np_secret(alone) == "tok_abc"
-
-
-def test_percent_decoding_reads_a_utf8_run_as_one_character_and_maps_it_back() -> None:
-    text = "a%C2%A8b%41c%C2zz%E2%82%ACq%F0%9F"
-    decoded = _scanner.percent_decoded(text)
-    assert decoded is not None
-    plain, back = decoded
-    # A run that spells a character in UTF-8 is that character; a lone or cut lead byte reads as its value.
-    assert plain == "a¨bAcÂzz€q\xf0\x9f"
-    spelled = [text.__getitem__(slice(*back(index, index + 1))) for index in range(len(plain))]
-    assert spelled == ["a", "%C2%A8", "b", "%41", "c", "%C2", "z", "z", "%E2%82%AC", "q", "%F0", "%9F"]
-    assert text[slice(*back(1, 4))] == "%C2%A8b%41"

@@ -1,8 +1,9 @@
 """The generic rules' patterns matched in two steps (records/redact/_split.py) give RE2's own spans.
 
 The locators read a secret's group off the match by reasoning about each pattern's parse; these tests hold
-that reasoning to RE2's answer (the pattern whole, with its groups) on texts built from the fragments the
-reasoning turns on: labels, every operator, quotes, spaces, separators, terminators and values.
+that reasoning to RE2's answer (the pattern whole, with its groups: the match and the first group that took
+part) on texts built from the fragments the reasoning turns on: labels, every operator, quotes, spaces,
+separators, terminators and values.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from records.redact import _rules, _scanner
-from records.redact._split import SplitPattern, gitleaks_generic_bounds, skip, without_groups
+from records.redact._split import (
+    GITLEAKS_LABEL_CHARACTERS,
+    GITLEAKS_LABEL_ENDS,
+    LabelEnds,
+    SplitPattern,
+    gitleaks_generic_bounds,
+    secret_spans,
+    skip,
+    without_groups,
+)
 
 _LABELS = (
     "api_key", "API_KEY", "SERVICE_7_API_KEY", "password", "db.pass", "x-secret", "clientSecret", "token",
@@ -53,10 +63,25 @@ def _patterns() -> list[SplitPattern]:
     return [ours, theirs]
 
 
+def _marked(pattern: SplitPattern, text: str) -> bytes:
+    return text.encode("ascii").translate(pattern._marks)
+
+
+def _ends(pattern: SplitPattern, text: str, *, marked: bool) -> LabelEnds:
+    ends = pattern.label_ends(text)
+    ends._asked = 1000 if marked else -1000
+    return ends
+
+
+def _whole(pattern: SplitPattern, text: str) -> list[list[tuple[int, int]]]:
+    return [secret_spans(spans) for spans in pattern._whole.spans(text)]
+
+
 def _agree(pattern: SplitPattern, text: str) -> None:
-    assert list(pattern.spans(text)) == list(pattern._whole.spans(text))
+    assert list(pattern.spans(text)) == _whole(pattern, text)
     for (start, end), *_ in pattern._bare.spans(text):
-        assert pattern._locate(text, start, end) is not None  # the fallback is never needed
+        for marked in (False, True):  # the fallback is never needed, whether labels are read or the text marked
+            assert pattern._locate(text, _ends(pattern, text, marked=marked), start, end) is not None
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -83,8 +108,8 @@ def test_the_bounds_of_a_gitleaks_match_hold_its_secret(seed: int) -> None:
     for _ in range(100):
         text = _text(rng)
         for (start, end), *_ in theirs._bare.spans(text):
-            bounds = gitleaks_generic_bounds(text, start, end)
-            located = theirs._locate(text, start, end)
+            bounds = gitleaks_generic_bounds(text, _ends(theirs, text, marked=True), start, end)
+            located = theirs._locate(text, _ends(theirs, text, marked=False), start, end)
             assert located is not None and bounds is not None
             (_, _), (secret_start, secret_end) = located
             assert bounds[0] <= secret_start and bounds[1] == secret_end
@@ -107,7 +132,12 @@ def test_matches_the_caller_does_not_want_are_left_out_before_they_are_located()
 def test_text_that_is_not_ascii_takes_the_pattern_whole() -> None:
     text = "api_key=é1234567890abcdef password=s3cr3t-Passw0rd"
     for pattern in _patterns():
-        assert list(pattern.spans(text)) == list(pattern._whole.spans(text))
+        assert list(pattern.spans(text)) == _whole(pattern, text)
+
+
+def test_a_match_is_given_with_its_first_group_that_took_part() -> None:
+    assert secret_spans([(0, 9), (-1, -1), (2, 5), (6, 8)]) == [(0, 9), (2, 5)]
+    assert secret_spans([(0, 9)]) == [(0, 9), (0, 9)]
 
 
 @pytest.mark.parametrize(
@@ -128,3 +158,13 @@ def test_skip_stops_at_the_first_character_outside_the_set_or_at_the_end() -> No
     assert skip("aab=c", 0, 5, "ab") == 3
     assert skip("aab=c", 1, 2, "ab") == 2
     assert skip("=", 0, 1, "ab") == 0
+
+
+def test_a_label_ends_at_a_marked_character_which_no_label_holds() -> None:
+    # The locators find where a label ends by the first marked character: none may be part of a label.
+    assert set(GITLEAKS_LABEL_ENDS).isdisjoint(GITLEAKS_LABEL_CHARACTERS)
+    assert set(_rules._LABEL_ENDS).isdisjoint(_rules._NAME_CHARACTERS)
+    ours, theirs = _patterns()
+    text = "a_key: 'x' password=abc123 token ?= Zz9"
+    assert _marked(ours, text) == b"a_key===x==password=abc123=token====Zz9"
+    assert _marked(theirs, text) == b"a_key= 'x' password=abc123 token == Zz9"

@@ -1,0 +1,69 @@
+"""Labelled values (records/redact/_labelled.py): a value after a label, and a label that names a secret."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from records.redact._labelled import _value_of, labelled_name, labelled_names, labelled_value
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"),
+    [
+        ("s3cr3t-Passw0rd!", True),
+        ("None", False),
+        ("token", False),
+        ("/home/alice/project", False),  # a directory, left to the home-directory rule
+        ("<your password>", False),
+        ("a = b", False),  # a nested assignment, not a value
+        ("***", False),
+        # Punctuation escaped as JSON or for a URL holds letters and digits only as written.
+        (",.:-\\u00a8@*\\u00bf?!", False),
+        (",.:-%C2%A8@*%C2%BF%3F!", False),
+        ("%22%C2%BF%22", False),
+        # Escapes of letters, and escapes beside letters, leave a value that holds them.
+        ("\\u00e9t\\u00e9", True),
+        ("p%40ss%2Cw0rd", True),
+        ("x%41%42", True),
+        ("\\q%ZZ", True),  # no JSON string and no escape: read as written
+    ],
+)
+def test_labelled_values(value: str, accepted: bool) -> None:
+    assert labelled_value(value) is accepted
+
+
+def test_a_label_that_names_a_secret_not_its_name_or_place() -> None:
+    assert labelled_name('password="s3cr3t-Passw0rd!"')
+    assert not labelled_name('secret_name="s3cr3t-Passw0rd!"')
+    assert not labelled_name("token_path=/run/secrets/t0ken")
+    assert _value_of('api_key => "Ab12Cd34"') == "Ab12Cd34"
+    assert _value_of("token: 'Ab12'") == "Ab12"
+    assert _value_of("no operator") == "no operator"
+
+
+_LABELS = ["password", "secret_name", "api_key", "token_path", "?q=password", "csrf_token", "publicKey"]
+_LABELLED_VALUES = ["s3cr3t-Passw0rd!", "abcdefghij", "${TOKEN}", "true", "/home/x/y", "Ab12Cd34Ef", "{{ x }}"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_LABELS), st.sampled_from(["=", ": ", " => "]), st.sampled_from(_LABELLED_VALUES))
+    )
+)
+def test_labels_judged_all_at_once_are_judged_as_one_by_one(parts: list[tuple[str, str, str]]) -> None:
+    matches = [f"{label}{operator}{value}" for label, operator, value in parts]
+    assert labelled_names(matches) == [labelled_name(match) for match in matches]
+
+
+def _value_by_definition(match: str) -> str:
+    for operator in ("=>", ":=", "==", "=", ":"):
+        if operator in match:
+            return match.split(operator, 1)[1].strip().strip("\"'`").strip()
+    return match
+
+
+@given(st.lists(st.sampled_from(["a", "=", ":", ">", " ", "'", '"', "k", "=>", ":=", "=="]), max_size=12).map("".join))
+def test_the_value_of_a_match_follows_its_first_operator_by_priority(match: str) -> None:
+    assert _value_of(match) == _value_by_definition(match)
