@@ -36,7 +36,7 @@ def _redact_counted(runs: int, names: list[str]) -> None:
         functools.reduce(lambda _, __: redact(text), range(runs), None)
 
 
-def _total(dump: Path) -> int:
+def callgrind_total(dump: Path) -> int:
     """Return the instruction count of one callgrind dump."""
     for line in dump.read_text(encoding="utf-8").splitlines():
         if line.startswith(("summary:", "totals:")):
@@ -58,7 +58,7 @@ def count(runs: int, names: list[str]) -> dict[str, float]:
         dumps = sorted(Path(tmp).glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
         if len(dumps) != len(names):
             raise RuntimeError(f"expected {len(names)} callgrind dumps, found {len(dumps)}")
-        return {name: _total(dump) / runs / 1e6 for name, dump in zip(names, dumps, strict=True)}
+        return {name: callgrind_total(dump) / runs / 1e6 for name, dump in zip(names, dumps, strict=True)}
 
 
 def main(argv: list[str]) -> int:

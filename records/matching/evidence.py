@@ -6,6 +6,7 @@ test and lets the ``why`` of a match say which evidence carried it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -117,8 +118,18 @@ def class_evidence(pasted: str | None, recorded: str | None) -> float:
 @lru_cache(maxsize=16384)
 def path_agrees(frame_path: str, file_path: str) -> bool:
     """Whether a frame's path and a record's repository path name the same file."""
+    return agreeing_with(frame_path)(file_path)
+
+
+def agreeing_with(frame_path: str) -> Callable[[str], bool]:
+    """Return ``path_agrees`` of one frame's path, for the many records' paths a paste's frame is compared with."""
     frame_path = frame_path.lstrip("./")
-    return file_path.endswith("/" + frame_path) or frame_path.endswith("/" + file_path) or frame_path == file_path
+    suffix = "/" + frame_path
+
+    def agrees(file_path: str) -> bool:
+        return file_path.endswith(suffix) or frame_path.endswith("/" + file_path) or frame_path == file_path
+
+    return agrees
 
 
 def frame_evidence(hint: FrameHint | None, entry: IndexEntry) -> float:

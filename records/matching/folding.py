@@ -17,7 +17,7 @@ by the first of ``LIBRARY_PREFERENCE``, and the others fold into that answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,6 +25,8 @@ from records.matching.align import squash
 from records.matching.evidence import library_of_repo, short_class
 from records.matching.template import cause_text, parse_template
 
+# The model class names a paste prints, or a function that reads them when first needed (``fold``).
+ModelNames = frozenset[str] | Callable[[], frozenset[str]]
 # CamelCase names as pastes print model, config and tokenizer classes; capped, since a paste can be long.
 _CLASS_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9]{2,80}")
 MAX_NAMES = 2_000
@@ -124,9 +126,15 @@ def named_libraries(text: str) -> frozenset[str]:
 
 
 def fold(
-    sites: Iterable[Site], names: frozenset[str], libraries: frozenset[str] = frozenset(), margin: float | None = None
+    sites: Iterable[Site],
+    names: ModelNames,
+    libraries: frozenset[str] = frozenset(),
+    margin: float | None = None,
 ) -> list[tuple[Site, tuple[Site, ...]]]:
     """Return one (answer, folded others) per cause, unless frames or named models pick files.
+
+    ``names``: the model class names the paste prints (``named_models``), or a function that reads
+    them when a fold first needs them (only copies no frame picks are told apart by them).
 
     Then the same check of several libraries folds into the answer of the one ``libraries`` (those
     the paste names) holds, else of the first in ``LIBRARY_PREFERENCE``, unless a frame is in one.
@@ -134,10 +142,10 @@ def fold(
     among: evidence beyond a tie picks the library (a PyTorch phrase is generic text in the copies
     of other libraries, not in PyTorch's own records).
     """
-    return _across_libraries(_per_cause(sites, names), libraries, margin)
+    return _across_libraries(_per_cause(sites, names if callable(names) else lambda: names), libraries, margin)
 
 
-def _per_cause(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site, tuple[Site, ...]]]:
+def _per_cause(sites: Iterable[Site], names: Callable[[], frozenset[str]]) -> list[tuple[Site, tuple[Site, ...]]]:
     by_cause: dict[tuple[str | None, str | None, str], list[Site]] = {}
     for site in sites:
         by_cause.setdefault(site.cause, []).append(site)
@@ -146,7 +154,7 @@ def _per_cause(sites: Iterable[Site], names: frozenset[str]) -> list[tuple[Site,
         if len({m.file_path for m in members}) == 1:
             result.extend((m, ()) for m in members)
             continue
-        picked = [m for m in members if m.framed] or _named(members, names)
+        picked = [m for m in members if m.framed] or _named(members, names())
         if picked:
             result.extend((m, ()) for m in picked)
             continue

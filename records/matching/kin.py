@@ -29,14 +29,21 @@ class _Sorted:
 
     keys: npt.NDArray[np.int64]
     slots: npt.NDArray[np.intp]
+    shared: npt.NDArray[np.bool_]  # per slot of the index: another slot of this table holds its key
 
     @classmethod
-    def of(cls, keys: npt.NDArray[np.int64], slots: npt.NDArray[np.intp]) -> _Sorted:
+    def of(cls, keys: npt.NDArray[np.int64], slots: npt.NDArray[np.intp], size: int) -> _Sorted:
         order = np.argsort(keys, kind="stable")  # stable: the slots of one key stay ascending
-        return cls(keys[order], slots[order])
+        keys, slots = keys[order], slots[order]
+        repeated = keys[1:] == keys[:-1]
+        shared = np.zeros(size, dtype=bool)
+        shared[slots[1:][repeated]] = shared[slots[:-1][repeated]] = True
+        return cls(keys, slots, shared)
 
-    def slots_of(self, key: int) -> list[int]:
-        """Return the slots holding ``key``, ascending."""
+    def slots_of(self, key: int, slot: int | None = None) -> list[int]:
+        """Return the slots holding ``key``, ascending; ``slot``: one of them, which most keys have alone."""
+        if slot is not None and not self.shared[slot]:
+            return [slot]  # a boolean read instead of a binary search (a NumPy call costs microseconds)
         low, high = np.searchsorted(self.keys, (key, key + 1))
         slots: list[int] = self.slots[low:high].tolist()
         return slots
@@ -70,27 +77,31 @@ class KinTable:
         curated: dict[str, list[int]] = {}
         for slot in np.flatnonzero(np.frombuffer(unlocated, dtype=np.int8)).tolist():
             curated.setdefault(file_names[slot], []).append(slot)
+        size = len(texts)
         return cls(
-            _Sorted.of(texts, np.arange(len(texts))),
-            _Sorted.of(openings[with_opening], with_opening),
-            _Sorted.of(openings[with_release], with_release),
+            _Sorted.of(texts, np.arange(size), size),
+            _Sorted.of(openings[with_opening], with_opening, size),
+            _Sorted.of(openings[with_release], with_release, size),
             file_names,
             {name: tuple(slots) for name, slots in curated.items()},
         )
 
-    def same_text(self, text_key: int) -> list[int]:
-        """Return the slots of the templates whose literal text has this checksum."""
-        return self.texts.slots_of(text_key)
+    def same_text(self, slot: int, text_key: int) -> list[int]:
+        """Return the slots of the templates whose literal text has this checksum (``slot``'s, itself included)."""
+        return self.texts.slots_of(text_key, slot)
 
-    def same_opening(self, opening_key: int, file_names: Iterable[str], *, versioned: bool) -> list[int]:
-        """Return the templates of this opening checksum raised in files of these names or of several names.
+    def same_opening(self, slot: int, opening_key: int, file_names: Iterable[str], *, versioned: bool) -> list[int]:
+        """Return the templates of ``slot``'s opening checksum raised in files of these names or of several names.
 
         Only answers of which one names a release can join (``_reworded``): for a template that names
         none (``versioned`` false), only those that do.
         """
         if opening_key == NO_OPENING:
             return []
-        slots = (self.openings if versioned else self.versioned_openings).slots_of(opening_key)
+        if versioned:
+            slots = self.openings.slots_of(opening_key, slot)
+        else:  # ``slot`` is not among those that name a release
+            slots = self.versioned_openings.slots_of(opening_key) if len(self.versioned_openings.keys) else []
         wanted = {*file_names, MIXED_FILES}
         names = self.file_names
         return [slot for slot in slots if names[slot] in wanted]

@@ -21,9 +21,9 @@ The answers are those the word search gives on every evaluation set (``test_matc
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache, partial
 from operator import itemgetter
 from typing import Literal
 
@@ -38,12 +38,12 @@ from records.matching.evidence import (
     Evidence,
     FrameHint,
     TextEvidence,
+    agreeing_with,
     class_evidence,
     comparable_chars,
     gather,
     library_of,
     near_line,
-    path_agrees,
     same_line,
     short_class,
     text_ceiling,
@@ -51,6 +51,7 @@ from records.matching.evidence import (
     text_evidence,
 )
 from records.matching.folding import (
+    ModelNames,
     Site,
     fold,
     fold_reason,
@@ -187,7 +188,7 @@ class _Question:
     hint: FrameHint | None
     libraries: frozenset[str]
     versions: Mapping[str, str]
-    names: frozenset[str]  # model class names the paste prints (``named_models``)
+    names: ModelNames  # model class names the paste prints (``named_models``), or how to read them
     paste: str
     floor: float  # answers bound below it may be left out
     scored: dict[int, list[_Scored]] = field(default_factory=dict)  # slot -> its members scored
@@ -228,7 +229,7 @@ class Matcher:
         # A paste of thousands of chained errors must cost a bounded time: the primary, the errors
         # nearest the end (Python prints the cause last) and the first fragments are what can answer.
         ordered = [extraction.primary, *others[-TRIED_OTHERS:], *extraction.fragments[:TRIED_FRAGMENTS]]
-        names = named_models(text[-MAX_NAMED_CHARS:])
+        names = cache(partial(named_models, text[-MAX_NAMED_CHARS:]))  # read when a fold first needs them
         fallback: MatchResult | None = None
         for error in ordered:
             limit = CANDIDATES if error is extraction.primary else FALLBACK_CANDIDATES
@@ -245,7 +246,7 @@ class Matcher:
         error: ExtractedError,
         libraries: frozenset[str],
         versions: Mapping[str, str] | None = None,
-        names: frozenset[str] = frozenset(),
+        names: ModelNames = frozenset(),
         paste: str = "",
         *,
         limit: int = CANDIDATES,
@@ -254,9 +255,10 @@ class Matcher:
         """Return every answer for one extracted error, best first (no status decision).
 
         ``versions`` are library versions the paste prints; ``names`` the class names it prints
-        (``named_models``), which pick a model's file among copies of the same check; ``paste`` the
-        pasted text, which may quote a template's raise statement itself (``quotes_source``). Answers
-        whose rank is bound below ``floor`` may be left out (``_match_error`` shows none of them).
+        (``named_models``, or a function reading them when first needed), which pick a model's file
+        among copies of the same check; ``paste`` the pasted text, which may quote a template's raise
+        statement itself (``quotes_source``). Answers whose rank is bound below ``floor`` may be left
+        out (``_match_error`` shows none of them).
         """
         question = _Question(error, _hint(error, libraries), libraries, versions or {}, names, paste, floor)
         if self.site_first and floor > -math.inf:
@@ -368,17 +370,18 @@ class Matcher:
         if frame is None or frame.line is None:
             return []
         path = frame.package_path or frame.path
-        found = [c for c in self._raised_at_frame(error) if _raised_there(c.group, path, frame.line)]
+        agrees = agreeing_with(path)
+        found = [c for c in self._raised_at_frame(error) if _raised_there(c.group, path, agrees, frame.line)]
         if not found:
             return found
         kin = self.index.kin()
         seen = {c.slot for c in found}
         joined: list[int] = []  # of the same text, or the same opening where one of the two names a release
         curated: list[tuple[int, str]] = []
-        for candidate, fact in zip(found, self.index.facts_of(seen), strict=True):
+        for candidate, fact in zip(found, self.index.facts_of(c.slot for c in found), strict=True):
             files = _file_names(candidate) if fact.file_name == MIXED_FILES else (fact.file_name,)
-            joined += kin.same_text(fact.text_key)
-            joined += kin.same_opening(fact.opening_key, files, versioned=fact.versioned)
+            joined += kin.same_text(candidate.slot, fact.text_key)
+            joined += kin.same_opening(candidate.slot, fact.opening_key, files, versioned=fact.versioned)
             if beside := kin.curated_beside(fact.file_name):
                 opening = squashed_literal(candidate.group.text)
                 curated += [(slot, opening) for slot in beside]
@@ -411,7 +414,7 @@ class Matcher:
         return sorted(_one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
 
     def _match_error(
-        self, error: ExtractedError, extraction: Extraction, names: frozenset[str], paste: str, limit: int
+        self, error: ExtractedError, extraction: Extraction, names: ModelNames, paste: str, limit: int
     ) -> MatchResult:
         libraries = frozenset(extraction.libraries)
         # An answer scored below ``ambiguous`` is never shown, nor is any answer when the best is: a
@@ -626,13 +629,13 @@ def _joins(fact: TemplateFacts, openings: dict[int, bool]) -> bool:
     return versioned is not None and (versioned or fact.versioned)
 
 
-def _raised_there(group: TemplateGroup, path: str, raising: int) -> bool:
-    """Tell whether a template is raised in the file at ``path`` (not only one of its name) at that line."""
+def _raised_there(group: TemplateGroup, path: str, agrees: Callable[[str], bool], raising: int) -> bool:
+    """Tell whether a template is raised in the file at ``path`` (``agrees``: not only one of its name) at that line."""
     members = group.members
     if len(members) > 1:  # a check copied into many files: only those of the frame's file name can be it
         members = group.in_file(path.rpartition("/")[2])
     for member in members:
-        if path_agrees(path, member.file_path or "") and any(near_line(raising, n) for _, n in member.release_lines()):
+        if agrees(member.file_path or "") and any(near_line(raising, n) for _, n in member.release_lines()):
             return True
     return False
 
@@ -844,7 +847,7 @@ def _fold(
     answers: list[Match],
     framed: list[bool],
     repos: list[str | None],
-    names: frozenset[str],
+    names: ModelNames,
     libraries: frozenset[str],
     *,
     margin: float | None = None,

@@ -27,8 +27,8 @@ def test_templates_of_one_literal_text_are_kin_whatever_their_placeholders_and_f
         _mined("c", "the gadget {name} cannot be combined with sprockets", "src/lib/alpha.py"),
     )
     kin = index.kin()
-    assert kin.same_text(index.facts(0).text_key) == [0, 1]
-    assert kin.same_text(index.facts(2).text_key) == [2]  # a text no other template has
+    assert kin.same_text(0, index.facts(0).text_key) == [0, 1]
+    assert kin.same_text(2, index.facts(2).text_key) == [2]  # a text no other template has
 
 
 def test_openings_are_kin_within_a_file_name_or_templates_of_several_names() -> None:
@@ -41,9 +41,9 @@ def test_openings_are_kin_within_a_file_name_or_templates_of_several_names() -> 
     )
     kin, key = index.kin(), index.facts(0).opening_key
     assert index.facts(3).file_name == MIXED_FILES
-    assert sorted(kin.same_opening(key, ["alpha.py"], versioned=True)) == [0, 1, 3]
-    assert sorted(kin.same_opening(key, ["beta.py"], versioned=True)) == [2, 3]
-    assert sorted(kin.same_opening(key, ["alpha.py", "beta.py"], versioned=True)) == [0, 1, 2, 3]
+    assert sorted(kin.same_opening(0, key, ["alpha.py"], versioned=True)) == [0, 1, 3]
+    assert sorted(kin.same_opening(0, key, ["beta.py"], versioned=True)) == [2, 3]
+    assert sorted(kin.same_opening(0, key, ["alpha.py", "beta.py"], versioned=True)) == [0, 1, 2, 3]
 
 
 def test_a_template_naming_no_release_is_kin_only_to_openings_that_name_one() -> None:
@@ -53,15 +53,15 @@ def test_a_template_naming_no_release_is_kin_only_to_openings_that_name_one() ->
         _mined("c", OPENING + "; or cut it", "src/lib/alpha.py", version=None),
     )
     kin, key = index.kin(), index.facts(0).opening_key
-    assert kin.same_opening(key, ["alpha.py"], versioned=False) == [1]  # joining needs a release on one side
-    assert kin.same_opening(key, ["alpha.py"], versioned=True) == [0, 1, 2]
+    assert kin.same_opening(0, key, ["alpha.py"], versioned=False) == [1]  # joining needs a release on one side
+    assert kin.same_opening(0, key, ["alpha.py"], versioned=True) == [0, 1, 2]
 
 
 def test_short_openings_are_nobody_s_kin() -> None:
     index = _index(_mined("a", "Short {x}", "src/a.py"), _mined("b", "Short {y}", "src/a.py"))
     assert index.facts(0).opening_key == NO_OPENING
-    assert index.kin().same_opening(NO_OPENING, ["a.py"], versioned=True) == []
-    assert index.kin().same_text(index.facts(0).text_key) == [0, 1]  # the same literal text all the same
+    assert index.kin().same_opening(0, NO_OPENING, ["a.py"], versioned=True) == []
+    assert index.kin().same_text(0, index.facts(0).text_key) == [0, 1]  # the same literal text all the same
 
 
 def test_curated_templates_naming_no_line_are_found_beside_their_file_or_any_for_several() -> None:
@@ -81,16 +81,16 @@ def test_curated_templates_naming_no_line_are_found_beside_their_file_or_any_for
 def test_the_table_is_made_again_after_the_templates_change() -> None:
     index = _index(_mined("a", "the widget {name} cannot be combined with sprockets", "src/lib/alpha.py"))
     key = index.facts(0).text_key
-    assert index.kin().same_text(key) == [0]
+    assert index.kin().same_text(0, key) == [0]
     index.upsert([_mined("b", "the widget {x} cannot be combined with sprockets", "src/lib/beta.py")])
-    assert index.kin().same_text(key) == [0, 1]
+    assert index.kin().same_text(0, key) == [0, 1]
     index.remove("b")
     # A removed template's slot may stay listed; it is no candidate any more.
-    assert [candidate.slot for candidate in index.at_slots(index.kin().same_text(key))] == [0]
+    assert [candidate.slot for candidate in index.at_slots(index.kin().same_text(0, key))] == [0]
 
 
 def test_an_index_with_no_template_has_an_empty_table() -> None:
     empty = array("q")
     table = KinTable.build(empty, empty, [], unlocated=array("b"), versioned=array("b"))
-    assert table.same_text(7) == [] and table.same_opening(7, ["a.py"], versioned=True) == []
+    assert table.same_opening(0, NO_OPENING, ["a.py"], versioned=True) == []
     assert table.curated_beside(MIXED_FILES) == ()
