@@ -40,7 +40,7 @@ import sys
 import zlib
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -155,12 +155,20 @@ class TemplateGroup:
         A check copied into 444 model files is one template of 444 members: a paste's frames name one
         or two files, looked up here instead of among all of them.
         """
+        return self._by_file_name().get(file_name, [])
+
+    def in_files(self, file_names: Set[str]) -> list[IndexEntry]:
+        """Return the members raised in files whose last path parts are among ``file_names`` (none for "")."""
+        by_name = self._by_file_name()
+        return [member for name in by_name.keys() & file_names if name for member in by_name[name]]
+
+    def _by_file_name(self) -> dict[str, list[IndexEntry]]:
         if self.by_file_name is None:
             by_name: dict[str, list[IndexEntry]] = {}
             for member in self.members:
                 by_name.setdefault(member.file_path.rpartition("/")[2] if member.file_path else "", []).append(member)
             self.by_file_name = by_name
-        return self.by_file_name.get(file_name, [])
+        return self.by_file_name
 
     def site_key(self, entry: IndexEntry) -> str:
         """Return the key of one member's raise site (same across versions and origins)."""

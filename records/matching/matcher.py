@@ -332,7 +332,8 @@ class Matcher:
             template = found[k].group.template
             alignment = align(template.segments, error.message)
             limit = ceiling(found[k].group.members, text_ceiling(template, error.message, alignment),
-                            comparable_chars(template.literal_chars, error.message), frames)  # fmt: skip
+                            comparable_chars(template.literal_chars, error.message), frames,
+                            framed=_in_frame_files(found[k].group, facts[k], frames))  # fmt: skip
             if limit + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
                 continue
             items = scored[k] = score(k, alignment)
@@ -582,9 +583,23 @@ def _first_ceilings(
                 bound = unframed[chars] = unframed_ceiling(text_ceiling_unaligned(chars))
         else:
             site_chars = 0 if blank else chars
-            bound = ceiling(candidate.group.members, text_ceiling_unaligned(chars), site_chars, frames, exact=False)
+            framed = _in_frame_files(candidate.group, fact, frames)
+            bound = ceiling(
+                candidate.group.members, text_ceiling_unaligned(chars), site_chars, frames, exact=False, framed=framed
+            )
         bounds.append(bound)
     return bounds
+
+
+def _in_frame_files(group: TemplateGroup, fact: TemplateFacts, frames: FrameNames) -> Sequence[IndexEntry] | None:
+    """Return the members of a check copied into many more files than the paste has frames that are in a frame's file.
+
+    Looked up by file name (``TemplateGroup.in_files``) instead of among every copy; None for any other
+    template, whose few members ``ceiling`` reads faster itself.
+    """
+    if fact.file_name != MIXED_FILES or len(group.members) <= 4 * len(frames.names):
+        return None
+    return group.in_files(frames.names)
 
 
 def _curated_and_hosts(found: list[Candidate], facts: list[TemplateFacts]) -> set[int]:

@@ -107,7 +107,13 @@ class FrameNames:
 
 
 def ceiling(
-    members: Sequence[IndexEntry], text: float, literal_chars: int, frames: FrameNames, *, exact: bool = True
+    members: Sequence[IndexEntry],
+    text: float,
+    literal_chars: int,
+    frames: FrameNames,
+    *,
+    exact: bool = True,
+    framed: Sequence[IndexEntry] | None = None,
 ) -> float:
     """Return an upper bound of ``raw_score`` over ``members`` (x100, as ranks are) when their text is at most ``text``.
 
@@ -115,21 +121,31 @@ def ceiling(
     against the record at 0; frame and line agreement and the penalties of a member's own path are
     as in ``raw_score``. Not ``exact``: members in no file of the paste's frames share one bound
     without their penalties (one set lookup each, for a first pass over every candidate). Empty
-    ``members`` give minus infinity.
+    ``members`` give minus infinity. ``framed``: the members in a file of the frames' names, when the
+    caller has them by name (``TemplateGroup.in_files``): a check copied into 444 files then costs the
+    frames' few files, not a look at every copy.
     """
     names = frames.names
-    if exact:
+    unframed = _unframed(text)
+    if framed is None and exact:
         # A member in no frame's file is bound by ``_unframed`` (less its penalties): once the bound found
         # is that high, the rest of them (200 copies of a check in model files) cannot raise it.
-        unframed, best = _unframed(text), -math.inf
+        best = -math.inf
         for entry in members:
             if best < unframed or (entry.file_path and entry.file_path.rpartition("/")[2] in names):
                 best = max(best, _member_ceiling(entry, text, literal_chars, frames))
         return best * 100
-    framed = [e for e in members if e.file_path and e.file_path.rpartition("/")[2] in names]
+    if framed is None:
+        framed = [e for e in members if e.file_path and e.file_path.rpartition("/")[2] in names]
     best = max((_member_ceiling(e, text, literal_chars, frames) for e in framed), default=-math.inf)
     if len(framed) < len(members):
-        best = max(best, _unframed(text))
+        if not exact:
+            return max(best, unframed) * 100
+        for entry in members:  # as above, the members in frame files already counted
+            if best >= unframed:
+                break
+            if not (entry.file_path and entry.file_path.rpartition("/")[2] in names):
+                best = max(best, _member_ceiling(entry, text, literal_chars, frames))
     return best * 100
 
 

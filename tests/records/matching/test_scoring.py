@@ -24,6 +24,7 @@ from records.matching.evidence import (
     text_ceiling_unaligned,
     text_evidence,
 )
+from records.matching.index import TemplateGroup
 from records.matching.matcher import Thresholds
 from records.matching.scoring import FrameNames, ceiling, raw_score
 from records.matching.template import parse_template
@@ -110,6 +111,20 @@ def test_the_ceiling_of_several_members_is_the_highest_of_theirs(
 ) -> None:
     frames = FrameNames.of(hint)
     assert ceiling(entries, text, 20, frames) == max((ceiling([e], text, 20, frames) for e in entries), default=-1e309)
+
+
+@given(entries=st.lists(entries, max_size=6), hint=hints, text=texts, exact=st.booleans())
+def test_members_in_frame_files_looked_up_by_name_give_the_ceiling_they_give_looked_for(
+    entries: list[IndexEntry], hint: FrameHint | None, text: float, exact: bool
+) -> None:
+    frames = FrameNames.of(hint)
+    group = TemplateGroup("a check {x}", list(entries))
+    framed = group.in_files(frames.names)
+    assert {e.id for e in framed} == {
+        e.id for e in entries if e.file_path and e.file_path.rpartition("/")[2] in frames.names
+    }
+    by_name = ceiling(entries, text, 20, frames, exact=exact, framed=framed)
+    assert by_name == ceiling(entries, text, 20, frames, exact=exact)
 
 
 segments = st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join)
