@@ -276,6 +276,8 @@ class Matcher:
             for item in items:
                 groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
         answers = [_answer(group, question.hint, question.versions) for group in groups.values()]
+        if len(answers) <= 1:
+            return answers  # one raise site: nothing to join or fold it with
         framed = [any(m.evidence.frame > 0 or m.quoted for m in group.members) for group in groups.values()]
         answers, framed = _join_curated(answers, framed, self.thresholds.margin)
         answers, framed = _join_reworded(answers, framed, self.thresholds.margin)
