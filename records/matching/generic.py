@@ -100,11 +100,15 @@ def generic_in(owners: frozenset[str | None], repo: str | None) -> bool:
     return bool(owners) and (repo is None or repo not in owners)
 
 
+# No phrase is longer: a literal text so long that the longest phrase is not most of it is no generic phrase.
+_LONGEST_PHRASE = max(len(phrase) for phrase, _ in PHRASE_OWNERS)
+
+
 @lru_cache(maxsize=65_536)
 def generic_owners(template: Template) -> frozenset[str | None]:
     """Return the repositories printing the generic phrases the template mostly is (None for Python's own)."""
     literal = " ".join(template.literal.lower().split())
-    if not literal:
+    if not literal or GENERIC_SHARE * len(literal) > _LONGEST_PHRASE:
         return NOT_GENERIC
     return frozenset(
         owner for phrase, owner in PHRASE_OWNERS if phrase in literal and len(phrase) >= GENERIC_SHARE * len(literal)

@@ -308,12 +308,14 @@ class Matcher:
         # curated text naming no line is among the candidates: it joins a host whatever their scores.
         below = None if not self.prune or any(f.unlocated_curated for f in facts) else 2 * self.thresholds.margin
 
+        frames = FrameNames.of(hint)
+
         def score(k: int, alignment: Alignment | None = None) -> list[_Scored]:
             candidate = found[k]
             items = question.scored.get(candidate.slot)
             if items is None:
                 quoted = quotes_source(candidate.group.text, question.paste)
-                items = self._score_template(candidate, error, hint, quoted, alignment, below=below)
+                items = self._score_template(candidate, error, hint, quoted, alignment, below=below, frames=frames)
                 question.scored[candidate.slot] = items
             return items
 
@@ -324,7 +326,6 @@ class Matcher:
         for k in sorted(_curated_and_hosts(found, facts)):
             scored[k] = score(k)
             best = max([best, *(item.rank for item in scored[k] or ())])
-        frames = FrameNames.of(hint)
         first = _first_ceilings(found, facts, frames, blank=not error.message.strip())
         for k in sorted(range(len(found)), key=lambda k: -first[k]):
             if first[k] + PRUNE_SLACK < max(best - self.thresholds.margin, floor):
@@ -451,6 +452,7 @@ class Matcher:
         alignment: Alignment | None = None,
         *,
         below: float | None = None,
+        frames: FrameNames | None = None,
     ) -> list[_Scored]:
         group = candidate.group
         pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
@@ -458,7 +460,7 @@ class Matcher:
         if error.error_class is None and not error.frames and not self._text_suffices(text):
             return []  # a bare phrase, no class, no frame: only its text can say it is this record
         members = [m for m in group.members if m.alias_of is None or example_applies(m, error)]
-        return _score_members(members, text, error, hint, group.template, quoted=quoted, below=below)
+        return _score_members(members, text, error, hint, group.template, quoted=quoted, below=below, frames=frames)
 
     def _text_suffices(self, text: TextEvidence) -> bool:
         """Tell whether text evidence alone is enough: near certain, or a long run of the template in order."""
@@ -474,6 +476,7 @@ def _score_members(
     *,
     quoted: bool,
     below: float | None = None,
+    frames: FrameNames | None = None,
 ) -> list[_Scored]:
     """Score every member of a template: a site of several releases once, at the release that fits best.
 
@@ -489,7 +492,7 @@ def _score_members(
     of 444 model files then builds one answer, not 444.
     """
     raising = hint.raising_line if hint is not None else None
-    frame_files = FrameNames.of(hint).names
+    frame_files = (frames or FrameNames.of(hint)).names  # ``frames``: the hint's, when the caller has them
     framed = frame_files if raising is not None else frozenset()
     owners = generic_owners(template)
     in_frames: dict[int, _Scored] = {}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from records.matching.generic import PHRASE_OWNERS, generic_owners, is_generic
+from records.matching.generic import GENERIC_SHARE, PHRASE_OWNERS, generic_owners, is_generic
 from records.matching.template import parse_template
 
 MAT1 = parse_template("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})")
@@ -44,3 +46,14 @@ def test_every_phrase_has_one_owner_and_is_lower_case() -> None:
     phrases = [phrase for phrase, _ in PHRASE_OWNERS]
     assert len(phrases) == len(set(phrases))
     assert all(phrase == phrase.lower() for phrase in phrases)
+
+
+_PHRASES = [phrase for phrase, _ in PHRASE_OWNERS]
+
+
+@given(st.lists(st.sampled_from([*_PHRASES, "{x}", "the", "model", "x" * 40, "Weights"]), max_size=5).map(" ".join))
+def test_the_owners_are_those_of_every_phrase_that_is_most_of_the_literal_text(message: str) -> None:
+    """Long texts are ruled out before any phrase is looked for: the answer is the one looking would give."""
+    literal = " ".join(parse_template(message).literal.lower().split())
+    expected = {o for p, o in PHRASE_OWNERS if literal and p in literal and len(p) >= GENERIC_SHARE * len(literal)}
+    assert generic_owners(parse_template(message)) == expected
