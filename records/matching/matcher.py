@@ -655,7 +655,9 @@ def _raised_there(group: TemplateGroup, path: str, agrees: Callable[[str], bool]
     if len(members) > 1:  # a check copied into many files: only those of the frame's file name can be it
         members = group.in_file(path.rpartition("/")[2])
     for member in members:
-        if agrees(member.file_path or "") and any(near_line(raising, n) for _, n in member.release_lines()):
+        if agrees(member.file_path or "") and (
+            near_line(raising, member.line_number) or any(near_line(raising, n) for _, n in member.version_lines)
+        ):
             return True
     return False
 
