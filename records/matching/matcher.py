@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache, lru_cache, partial
-from operator import itemgetter
 from typing import Literal
 
 from rapidfuzz import fuzz, utils
@@ -32,6 +31,17 @@ from rapidfuzz import fuzz, utils
 from records.extraction import ExtractedError, Extraction, extract
 from records.extraction.model import KIND_CANDIDATE
 from records.matching.align import Alignment, align
+from records.matching.answers import (
+    Match,
+    Scored,
+    SiteMembers,
+    fold_answers,
+    join_curated,
+    join_reworded,
+    newest_first,
+    one_per_record,
+    site_answer,
+)
 from records.matching.evidence import (
     LINE_TOLERANCE,
     SPECIFIC_CHARS,
@@ -42,9 +52,7 @@ from records.matching.evidence import (
     class_evidence,
     comparable_chars,
     gather,
-    library_of,
     near_line,
-    same_line,
     short_class,
     text_ceiling,
     text_ceiling_unaligned,
@@ -52,18 +60,13 @@ from records.matching.evidence import (
 )
 from records.matching.folding import (
     ModelNames,
-    Site,
-    fold,
-    fold_reason,
     library_preference,
     named_libraries,
     named_models,
-    representative_key,
     squashed_literal,
 )
 from records.matching.generic import generic_in, generic_owners, is_generic
 from records.matching.index import (
-    REWORDED_OPENING,
     Candidate,
     IndexEntry,
     MatchIndex,
@@ -72,7 +75,7 @@ from records.matching.index import (
 )
 from records.matching.kin import MIXED_FILES, NO_OPENING
 from records.matching.scoring import FrameNames, ceiling, raw_score, unframed_ceiling, unpenalized_score
-from records.matching.template import Template, parse_template, segments_in_order
+from records.matching.template import Template
 from records.versions import version_key
 
 Status = Literal["matched", "ambiguous", "unmatched", "not_an_error"]
@@ -90,7 +93,6 @@ MAX_QUERY_CHARS = 500
 # Ranks are sums of floats added in another order by the ceilings: a candidate is skipped only when its
 # ceiling is below the cut by more than rounding could ever make up.
 PRUNE_SLACK = 1e-6
-_RELEASE = itemgetter(0)  # of a (release, raising line) pair
 SCORE_ROUNDING = 0.1  # a score is its rank rounded to one decimal: 44.96 shows as 45.0
 
 
@@ -128,27 +130,6 @@ class Thresholds:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
-    """One answer: the record to show, its score and why."""
-
-    id: str
-    score: float
-    error_class: str | None
-    error_message: str
-    file_path: str | None
-    line_number: int | None
-    location_id: str
-    versions: tuple[str, ...]
-    why: tuple[str, ...]
-    member_ids: tuple[str, ...] = ()
-    rank: float = 0.0  # unclamped score used for ordering; not shown
-    other_files: tuple[str, ...] = ()  # files raising the same check, folded into this answer
-    line_versions: tuple[str, ...] = ()  # versions whose raise line is the paste's raising line, newest first
-    located_version: str | None = None  # the release whose line ``line_number`` is (a site of several releases)
-    curated: bool = False  # the text shown is a curated record's (written by the team, not mined)
-
-
-@dataclass(frozen=True, slots=True)
 class MatchResult:
     """The outcome of matching one paste."""
 
@@ -163,23 +144,6 @@ class MatchResult:
         return self.matches[0] if self.matches else None
 
 
-@dataclass
-class _Scored:
-    entry: IndexEntry
-    score: float  # 0-100, shown
-    rank: float  # unclamped, orders answers whose shown score is the same (e.g. both 100)
-    evidence: Evidence
-    quoted: bool = False  # the paste quotes this template's raise statement (``quotes_source``)
-    # The entry of every release of the site; ``entry`` is the release scored (the one whose raise line
-    # is the paste's raising line, if any).
-    site: IndexEntry | None = None
-
-    @property
-    def releases(self) -> tuple[tuple[str | None, int | None], ...]:
-        """Return (release, raising line) of every release of the site, newest first."""
-        return (self.site or self.entry).release_lines()
-
-
 @dataclass(slots=True)
 class _Question:
     """One extracted error to answer and what the paste around it says; each template is scored for it once."""
@@ -191,20 +155,7 @@ class _Question:
     names: ModelNames  # model class names the paste prints (``named_models``), or how to read them
     paste: str
     floor: float  # answers bound below it may be left out
-    scored: dict[int, list[_Scored]] = field(default_factory=dict)  # slot -> its members scored
-
-
-@dataclass
-class _Group:
-    members: list[_Scored] = field(default_factory=list)
-
-    @property
-    def score(self) -> float:
-        return max(m.score for m in self.members)
-
-    @property
-    def rank(self) -> float:
-        return max(m.rank for m in self.members)
+    scored: dict[int, list[Scored]] = field(default_factory=dict)  # slot -> its members scored
 
 
 class Matcher:
@@ -269,29 +220,29 @@ class Matcher:
         found = self._candidates(error, limit)
         return self._answers(found, self._scored(found, question), question)
 
-    def _answers(self, found: list[Candidate], scored: list[list[_Scored]], question: _Question) -> list[Match]:
+    def _answers(self, found: list[Candidate], scored: list[list[Scored]], question: _Question) -> list[Match]:
         """Return the answers of the scored candidates: one per raise site, joined and folded, best first."""
-        groups: dict[str, _Group] = {}
+        groups: dict[str, SiteMembers] = {}
         for candidate, items in zip(found, scored, strict=True):
             for item in items:
-                groups.setdefault(candidate.group.site_key(item.entry), _Group()).members.append(item)
-        answers = [_answer(group, question.hint, question.versions) for group in groups.values()]
+                groups.setdefault(candidate.group.site_key(item.entry), SiteMembers()).members.append(item)
+        answers = [site_answer(group, question.hint, question.versions) for group in groups.values()]
         if len(answers) <= 1:
             return answers  # one raise site: nothing to join or fold it with
         framed = [any(m.evidence.frame > 0 or m.quoted for m in group.members) for group in groups.values()]
-        answers, framed = _join_curated(answers, framed, self.thresholds.margin)
-        answers, framed = _join_reworded(answers, framed, self.thresholds.margin)
+        answers, framed = join_curated(answers, framed, self.thresholds.margin)
+        answers, framed = join_reworded(answers, framed, self.thresholds.margin)
         repos = [(entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers]
         named = question.libraries | named_libraries(question.paste)
-        folded = _fold(answers, framed, repos, question.names, named, margin=self.thresholds.margin)
-        answers = _one_per_record(folded)
+        folded = fold_answers(answers, framed, repos, question.names, named, margin=self.thresholds.margin)
+        answers = one_per_record(folded)
         # Equal ranks (two libraries' wordings of one check, no frame to tell): the library the paste
         # names first, then the preferred one (``LIBRARY_PREFERENCE``), then by id for a stable order.
         libraries_of = {a.id: (entry.repo if (entry := self.index.get(a.location_id)) else None) for a in answers}
         answers.sort(key=lambda m: (-m.rank, library_preference(libraries_of[m.id], named), m.id))
         return answers
 
-    def _scored(self, found: list[Candidate], question: _Question) -> list[list[_Scored]]:
+    def _scored(self, found: list[Candidate], question: _Question) -> list[list[Scored]]:
         """Score the candidates that can change the answer, best bound first; return each one's members.
 
         A candidate is skipped (no members) when its ceiling (``records.matching.scoring``) is a margin
@@ -299,7 +250,7 @@ class Matcher:
         offered beside it. Answers of other candidates fold or join with it only when their texts are
         kin (``_kin_of_scored``): every candidate kin to one scored is scored too, so folding and joining
         see the answers they would see without skipping. A curated record with no line joins the located
-        site whose text it opens whatever their scores (``_join_curated``): such a candidate and those
+        site whose text it opens whatever their scores (``join_curated``): such a candidate and those
         that could host it are always scored, first (each template once per question).
         """
         error, hint, floor = question.error, question.hint, question.floor
@@ -310,7 +261,7 @@ class Matcher:
 
         frames = FrameNames.of(hint)
 
-        def score(k: int, alignment: Alignment | None = None) -> list[_Scored]:
+        def score(k: int, alignment: Alignment | None = None) -> list[Scored]:
             candidate = found[k]
             items = question.scored.get(candidate.slot)
             if items is None:
@@ -319,7 +270,7 @@ class Matcher:
                 question.scored[candidate.slot] = items
             return items
 
-        scored: list[list[_Scored] | None] = [None] * len(found)
+        scored: list[list[Scored] | None] = [None] * len(found)
         if not self.prune:
             return [score(k) for k in range(len(found))]
         best = float("-inf")
@@ -415,7 +366,7 @@ class Matcher:
                 sites.setdefault(key, []).append(member)
                 scores[key] = round(text * (0.5 + 0.5 * candidate.coverage), 1)
         found = [_search_match(members, scores[key]) for key, members in sites.items()]
-        return sorted(_one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
+        return sorted(one_per_record(found), key=lambda m: (-m.rank, m.id))[:limit]
 
     def _match_error(
         self, error: ExtractedError, extraction: Extraction, names: ModelNames, paste: str, limit: int
@@ -453,7 +404,7 @@ class Matcher:
         *,
         below: float | None = None,
         frames: FrameNames | None = None,
-    ) -> list[_Scored]:
+    ) -> list[Scored]:
         group = candidate.group
         pattern = next((m.message_pattern for m in group.members if m.message_pattern), None)
         text = text_evidence(group.template, pattern, error.message, alignment)
@@ -477,7 +428,7 @@ def _score_members(
     quoted: bool,
     below: float | None = None,
     frames: FrameNames | None = None,
-) -> list[_Scored]:
+) -> list[Scored]:
     """Score every member of a template: a site of several releases once, at the release that fits best.
 
     The releases of a site (53 for a transformers site) share its id, file, class and repository:
@@ -495,7 +446,7 @@ def _score_members(
     frame_files = (frames or FrameNames.of(hint)).names  # ``frames``: the hint's, when the caller has them
     framed = frame_files if raising is not None else frozenset()
     owners = generic_owners(template)
-    in_frames: dict[int, _Scored] = {}
+    in_frames: dict[int, Scored] = {}
     for k, m in enumerate(members):
         if m.file_path and m.file_path.rpartition("/")[2] in frame_files:
             release = _nearest_release(m, raising, framed)
@@ -505,7 +456,7 @@ def _score_members(
     # every such member of its class and repository, with a file or without (``frame_evidence``): a
     # check copied into 200 model files is gathered once or twice, not 200 times.
     shared: dict[tuple[str | None, str | None, bool], Evidence | None] = {}
-    scored: list[_Scored] = []
+    scored: list[Scored] = []
     for k, m in enumerate(members):
         if (item := in_frames.get(k)) is not None:
             scored.append(item)
@@ -521,8 +472,8 @@ def _score_members(
     return scored
 
 
-def _picked_ranks(items: Iterable[_Scored]) -> dict[tuple[str | None, str | None], float]:
-    """Return the best rank of each class and repository among members a frame points to (``_fold``'s pick)."""
+def _picked_ranks(items: Iterable[Scored]) -> dict[tuple[str | None, str | None], float]:
+    """Return the best rank of each class and repository among members a frame points to (``fold_answers``'s pick)."""
     picked: dict[tuple[str | None, str | None], float] = {}
     for item in items:
         if item.evidence.frame > 0:
@@ -559,15 +510,15 @@ def _score(
     *,
     quoted: bool,
     site: IndexEntry | None = None,
-) -> _Scored:
+) -> Scored:
     return _scored_with(entry, gather(entry, text, error.error_class, hint), text, generic, quoted=quoted, site=site)
 
 
 def _scored_with(
     entry: IndexEntry, evidence: Evidence, text: TextEvidence, generic: bool, *, quoted: bool, site: IndexEntry | None
-) -> _Scored:
+) -> Scored:
     raw = raw_score(entry, evidence, text.literal_chars, generic=generic, quoted=quoted)
-    return _Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted, site)
+    return Scored(entry, round(max(0.0, min(1.0, raw)) * 100, 1), raw * 100, evidence, quoted, site)
 
 
 def _first_ceilings(
@@ -667,7 +618,7 @@ def _file_names(candidate: Candidate) -> set[str]:
     return {m.file_path.rpartition("/")[2] if m.file_path else "" for m in candidate.group.members}
 
 
-def _decided_at_site(found: list[Candidate], scored: list[list[_Scored]]) -> bool:
+def _decided_at_site(found: list[Candidate], scored: list[list[Scored]]) -> bool:
     """Tell whether the best answer is the raise statement the paste shows, with no other template to weigh.
 
     The raising frame is the record's file and line, the class agrees and the template's pattern matches
@@ -676,7 +627,7 @@ def _decided_at_site(found: list[Candidate], scored: list[list[_Scored]]) -> boo
     same words; the frame has already said which one raised it. A template of little literal text
     ("{message}", "Invalid {x}") or of words Python prints itself fits too many messages to decide.
     """
-    best: tuple[float, Candidate, _Scored] | None = None
+    best: tuple[float, Candidate, Scored] | None = None
     for candidate, items in zip(found, scored, strict=True):
         for item in items:
             if best is None or item.rank > best[0]:
@@ -703,7 +654,7 @@ def _search_match(members: list[IndexEntry], score: float) -> Match:
     return Match(
         id=shown.record_id, score=score, error_class=shown.error_class, error_message=shown.error_message,
         file_path=located.file_path, line_number=located.line_number, location_id=located.record_id,
-        versions=_newest_first(release for m in mined for release, _ in m.release_lines()),
+        versions=newest_first(release for m in mined for release, _ in m.release_lines()),
         why=("words of the query",), member_ids=tuple(dict.fromkeys(m.record_id for m in members)), rank=score,
         curated=shown.curated,
         located_version=located.library_version,
@@ -730,313 +681,3 @@ def _hint(error: ExtractedError, libraries: frozenset[str]) -> FrameHint | None:
         return None if not libraries else FrameHint((), None, libraries)
     paths = tuple(f.package_path or f.path for f in error.frames)
     return FrameHint(paths, error.frames[-1].line, libraries | {f.library for f in error.frames if f.library})
-
-
-def _one_per_record(answers: Iterable[Match]) -> list[Match]:
-    """Keep the best answer per record: a linked example and its record are one answer, not two."""
-    best: dict[str, Match] = {}
-    for answer in answers:
-        if answer.id not in best or answer.rank > best[answer.id].rank:
-            best[answer.id] = answer
-    return list(best.values())
-
-
-def _join_curated(answers: list[Match], framed: list[bool], margin: float = 0.0) -> tuple[list[Match], list[bool]]:
-    """Join a curated record that names no line with the mined raise site whose text it opens.
-
-    A curated record may quote only the start of a long message (its first paragraph). Raised in the
-    same file with the same class, it is that site: its text is shown, the mined location kept.
-    ``margin``: how far below a site whose message is a value alone its text may rank (``_host_of``).
-    """
-    kept: list[Match] = []
-    kept_framed: list[bool] = []
-    for answer, frame in zip(answers, framed, strict=True):
-        host = None if answer.line_number is not None else _host_of(answer, answers, margin)
-        if host is None:
-            kept.append(answer)
-            kept_framed.append(frame)
-    for answer in answers:
-        host = None if answer.line_number is not None else _host_of(answer, answers, margin)
-        if host is not None:
-            k = next(i for i, a in enumerate(kept) if a is host)
-            kept[k] = replace(
-                host,
-                id=answer.id,
-                error_class=answer.error_class,
-                error_message=answer.error_message,
-                curated=answer.curated,
-                score=max(host.score, answer.score),
-                rank=max(host.rank, answer.rank),
-                member_ids=tuple(dict.fromkeys((*answer.member_ids, *host.member_ids))),
-            )
-    return kept, kept_framed
-
-
-def _join_reworded(answers: list[Match], framed: list[bool], margin: float) -> tuple[list[Match], list[bool]]:
-    """Join the answers that are one raise site whose wording changed between versions.
-
-    Shipped versions raise "Unrecognized model in {x}. Should have a `model_type` key in its {y}." in
-    one and the same sentence going on in another, in the same file, with the same class; a curated
-    record may keep the wording of an older release no shipped version raises. A paste that both fit
-    about as well (within ``margin``) cannot say which version it came from, and two answers of one
-    check say nothing more than one: the better one stands for both, with a curated wording's text.
-    """
-    kept: list[Match] = []
-    kept_framed: list[bool] = []
-    # Only an answer in the same file can be reworded: looking among those alone keeps a message raised
-    # in 444 files from comparing every answer with every other (it was a fifth of a paste's time).
-    in_file: dict[str, list[int]] = {}
-    # On a tie the wording a shipped version raises stands for the others (it is located, and current).
-    for answer, frame in sorted(
-        zip(answers, framed, strict=True), key=lambda pair: (-pair[0].rank, not pair[0].versions)
-    ):
-        same_file = in_file.get(answer.file_path, []) if answer.file_path is not None else []
-        host = next((k for k in same_file if _reworded(kept[k], answer, margin)), None)
-        if host is None:
-            if answer.file_path is not None:
-                in_file.setdefault(answer.file_path, []).append(len(kept))
-            kept.append(answer)
-            kept_framed.append(frame)
-            continue
-        other = kept[host]
-        # The text of a curated wording is shown (as ``_answer`` does), at the better fit's location.
-        text = answer if answer.curated and not other.curated else other
-        kept[host] = replace(
-            other,
-            id=text.id,
-            error_class=text.error_class,
-            error_message=text.error_message,
-            curated=text.curated,
-            member_ids=tuple(dict.fromkeys((*other.member_ids, *answer.member_ids))),
-            versions=_newest_first((*other.versions, *answer.versions)),
-            line_versions=tuple(dict.fromkeys((*other.line_versions, *answer.line_versions))),
-        )
-        kept_framed[host] = kept_framed[host] or frame
-    return kept, kept_framed
-
-
-def _reworded(kept: Match, other: Match, margin: float) -> bool:
-    """Tell whether ``other`` is ``kept``'s raise site in other versions, reworded (see ``_join_reworded``)."""
-    if kept.file_path is None or kept.file_path != other.file_path or kept.rank - other.rank >= margin:
-        return False
-    if short_class(kept.error_class) != short_class(other.error_class):
-        return False
-    # A curated wording no shipped version raises has no versions: disjoint from a shipped one's. Two
-    # such wordings cannot be told apart from two checks of one version; they stay apart.
-    if not (kept.versions or other.versions) or set(kept.versions) & set(other.versions):
-        return False
-    a, b = squashed_literal(kept.error_message), squashed_literal(other.error_message)
-    if len(a) >= REWORDED_OPENING and len(b) >= REWORDED_OPENING and a[:REWORDED_OPENING] == b[:REWORDED_OPENING]:
-        return True
-    return _instance_of(kept.error_message, other.error_message) or _instance_of(
-        other.error_message, kept.error_message
-    )
-
-
-def _instance_of(general: str, specific: str) -> bool:
-    """Tell whether one wording is the other with a value made a placeholder (or the other way round).
-
-    transformers 5.13 raised "expected at least 2 calls to ..., max_new_tokens=2" and 5.15 "expected at
-    least {num_new_tokens} calls to ...": every literal part of the general template is, in order, in
-    the specific one's literal text. Only a long template is judged, or a few words would fit any text.
-    """
-    template = parse_template(general)
-    if template.holes == 0 or template.literal_chars < REWORDED_OPENING:
-        return False
-    return segments_in_order(template.segments, parse_template(specific).literal) == 1.0
-
-
-def _host_of(curated: Match, answers: list[Match], margin: float = 0.0) -> Match | None:
-    """Return the located answer in the curated one's file, of its class, whose text starts with its text.
-
-    A site whose message is a value alone ('{message}': a chat template's own words) hosts a text that fits
-    the paste about as well as the site does (within ``margin``): one of the values the site raises, the
-    one pasted.
-    """
-    opening = squashed_literal(curated.error_message)
-    for other in answers:
-        if other is curated or other.line_number is None or other.file_path != curated.file_path:
-            continue
-        if short_class(other.error_class) != short_class(curated.error_class):
-            continue
-        hosted = squashed_literal(other.error_message)
-        if opening and (hosted.startswith(opening) or (not hosted and other.rank - curated.rank < margin)):
-            return other
-    return None
-
-
-def _fold(
-    answers: list[Match],
-    framed: list[bool],
-    repos: list[str | None],
-    names: ModelNames,
-    libraries: frozenset[str],
-    *,
-    margin: float | None = None,
-) -> list[Match]:
-    """Fold answers that are the same check raised in several files into one (``records.matching.folding``)."""
-    sites = [
-        Site(k, a.file_path, a.error_class, a.error_message, a.rank, framed[k], repos[k], _newest(a.versions))
-        for k, a in enumerate(answers)
-    ]
-    folded: list[Match] = []
-    for site, others in fold(sites, names, libraries, margin):
-        answer = answers[site.index]
-        if others and answer.line_number is None:
-            # Located in its own library only: another library's copy of the check is not its line.
-            own = sorted((o for o in others if o.repo == site.repo), key=representative_key)
-            answer = _located_at(answer, [answers[o.index] for o in own])
-        if others:
-            members = (*answer.member_ids, *(i for o in others for i in answers[o.index].member_ids))
-            files = tuple(dict.fromkeys(o.file_path for o in others if o.file_path and o.file_path != answer.file_path))
-            answer = replace(
-                answer,
-                member_ids=tuple(dict.fromkeys(members)),
-                why=(*answer.why, fold_reason(others, site.repo)),
-                other_files=files,
-            )
-        folded.append(answer)
-    return folded
-
-
-def _newest(versions: Sequence[str]) -> tuple[tuple[int, int], ...]:
-    """Return the ``version_key`` of the newest of ``versions`` (listed newest first)."""
-    return version_key(versions[0]) if versions else ()
-
-
-def _located_at(answer: Match, others: list[Match]) -> Match:
-    """Give a curated answer that names no line the location of the first mined copy that has one."""
-    located = next((o for o in others if o.line_number is not None), None)
-    if located is None:
-        return answer
-    return replace(
-        answer,
-        file_path=located.file_path,
-        line_number=located.line_number,
-        location_id=located.location_id,
-        versions=located.versions,
-        line_versions=located.line_versions,
-        located_version=located.located_version,
-    )
-
-
-def _answer(group: _Group, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
-    """Fold one raise site's records: curated text first, located at the version that raised it.
-
-    That is the version whose line is nearest the raising frame's, else the version the paste
-    prints, else the newest.
-    """
-    members = group.members
-    if len(members) == 1:
-        return _site_of_releases(members[0], hint, versions)
-    curated = [m for m in members if m.entry.curated]
-    mined = sorted((m for m in members if not m.entry.curated), key=lambda m: version_key(m.releases[0][0]))
-    # Newest first: of two records raised at the paste's line (lines move between releases), the newer release's.
-    located_at = ((_located_release(m, versions), m) for m in reversed(mined))
-    releases = sorted(located_at, key=lambda pair: version_key(pair[0].library_version), reverse=True)
-    newest_first = [*(entry for entry, _ in releases), *(m.entry for m in curated)]
-    located = min(newest_first, key=lambda entry: _location_key(entry, hint, versions))
-    # Checks of one file can share their literal text ("... `{key}` should be {rule}` but found {value}"
-    # raised for four keys): the words shown are those of the record raised where the answer is located.
-    shown = curated[0] if curated else next(m for entry, m in releases if entry is located)
-    best = max(members, key=lambda m: (m.rank, m.entry is located))  # on a tie, the why of the located one
-    raising = hint.raising_line if hint is not None else None
-    # A curated record that carries its releases' lines (a message of no literal text) lists them as a mined site does.
-    sited = [*mined, *(m for m in curated if (m.site or m.entry).library_version)]
-    on_line = {
-        release for m in sited if m.evidence.same_line for release, line in m.releases if near_line(raising, line)
-    }
-    if len(sited) == 1:  # a site's releases are listed newest first
-        versions_seen = tuple(release for release, _ in sited[0].releases if release)
-    else:
-        versions_seen = _newest_first(release for m in sited for release, _ in m.releases)
-    return Match(
-        id=shown.entry.record_id,
-        score=best.score,
-        error_class=shown.entry.error_class,
-        error_message=shown.entry.error_message,
-        file_path=located.file_path,
-        line_number=located.line_number,
-        location_id=located.record_id,
-        versions=versions_seen,
-        why=tuple(best.evidence.reasons(best.entry)),
-        member_ids=tuple(dict.fromkeys(m.entry.record_id for m in members)),
-        rank=best.rank,
-        line_versions=tuple(v for v in versions_seen if v in on_line),
-        located_version=located.library_version,
-        curated=bool(curated),
-    )
-
-
-def _site_of_releases(member: _Scored, hint: FrameHint | None, versions: Mapping[str, str]) -> Match:
-    """Return ``_answer`` of a group of one record (the common case: no curated text to fold with a mined one).
-
-    The same answer, without sorting and comparing members: a message raised in 200 model files
-    gives 200 such groups for one paste. A curated record is located where it says, and lists its
-    releases only when it carries their lines.
-    """
-    entry = member.entry
-    if entry.curated:
-        located, releases = entry, member.releases if (member.site or entry).library_version else ()
-    else:
-        located, releases = _located_release(member, versions), member.releases  # newest first
-    raising = hint.raising_line if hint is not None and member.evidence.same_line else None
-    return Match(
-        id=entry.record_id,
-        score=member.score,
-        error_class=entry.error_class,
-        error_message=entry.error_message,
-        file_path=located.file_path,
-        line_number=located.line_number,
-        location_id=located.record_id,
-        versions=tuple(filter(None, map(_RELEASE, releases))),  # C-level: 53 releases for each of 1,000 copies
-        why=tuple(member.evidence.reasons(entry)),
-        member_ids=(entry.record_id,),
-        rank=member.rank,
-        line_versions=_on_line(releases, raising),
-        located_version=located.library_version,
-        curated=entry.curated,
-    )
-
-
-def _on_line(releases: Sequence[tuple[str | None, int | None]], raising: int | None) -> tuple[str, ...]:
-    """Return the releases (listed newest first) whose raise line is reported at ``raising``."""
-    if raising is None:
-        return ()
-    return tuple(release for release, line in releases if release and near_line(raising, line))
-
-
-def _newest_first(releases: Iterable[str | None]) -> tuple[str, ...]:
-    """Return the distinct releases, newest first."""
-    distinct = {release for release in releases if release}
-    return tuple(sorted(distinct, key=version_key, reverse=True))
-
-
-def _located_release(member: _Scored, versions: Mapping[str, str]) -> IndexEntry:
-    """Return the release of a mined site that locates the answer best (``_location_key``), newest on a tie.
-
-    Scored at the release whose line is nearest the raising frame's, that one; else the release the
-    paste prints, else the newest.
-    """
-    if member.evidence.same_line or member.site is None:
-        return member.entry
-    library = library_of(member.site) if versions else None
-    stated = versions.get(library) if library is not None else None
-    if stated is None:
-        return member.site
-    for release, line in member.releases:
-        if release == stated:
-            return member.site.at_release(release, line)
-    return member.site
-
-
-def _location_key(entry: IndexEntry, hint: FrameHint | None, versions: Mapping[str, str]) -> tuple[int, bool, bool]:
-    """Order a site's records for locating the answer (lowest first): line, printed version, mined."""
-    distance = 1_000_000
-    if hint is not None and hint.raising_line is not None and entry.line_number and same_line(hint, entry):
-        distance = abs(hint.raising_line - entry.line_number)
-    library = library_of(entry)
-    stated = (
-        library is not None and entry.library_version is not None and versions.get(library) == entry.library_version
-    )
-    return distance, not stated, entry.curated
