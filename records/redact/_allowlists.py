@@ -92,27 +92,10 @@ def relax(regex: str) -> str | None:
     The relaxed regex matches wherever the regex does, whatever surrounds the match: where the regex finds
     something in a part of a text (a secret, its match, its line), the relaxed one finds it in the text.
     """
-    if "\\Q" in regex:
-        return None  # a quoted run would need its own reading
-    out: list[str] = []
-    index = 0
-    while index < len(regex):
-        char = regex[index]
-        if char == "[":
-            end = class_end(regex, index)
-            if end < 0:
-                return None
-            out.append(regex[index:end])
-            index = end
-        elif char == "\\":
-            if regex[index + 1 : index + 2] not in _ASSERTIONS:
-                out.append(regex[index : index + 2])
-            index += 2
-        else:
-            if char not in "^$":
-                out.append(char)
-            index += 1
-    return "".join(out)
+    parts = _regex_parts(regex)
+    if parts is None:
+        return None
+    return "".join(part for _, part in parts if part not in ("^", "$") and not _is_assertion(part))
 
 
 def lined(regex: str) -> str | None:
@@ -123,28 +106,39 @@ def lined(regex: str) -> str | None:
     end sees a line break as it sees the value's end (no word character either way). It may match more (at
     the lines of a value with line breaks, or across lines), never less: see accepted_each.
     """
-    if "\\Q" in regex:
+    parts = _regex_parts(regex)
+    if parts is None or any(regex.startswith("(?", at) and _unsets_multiline(regex, at + 2) for at, _ in parts):
         return None
-    out: list[str] = []
+    return "(?m)" + "".join(_LINE_ANCHORS.get(part, part) for _, part in parts)
+
+
+_LINE_ANCHORS = {"\\A": "^", "\\z": "$"}
+
+
+def _regex_parts(regex: str) -> list[tuple[int, str]] | None:
+    r"""Split regex into character classes, escapes and single characters, each with its offset.
+
+    None when it cannot be read here: a quoted run (``\Q``) or a class that never ends.
+    """
+    if "\\Q" in regex:
+        return None  # a quoted run would need its own reading
+    parts: list[tuple[int, str]] = []
     index = 0
     while index < len(regex):
-        char = regex[index]
-        if char == "[":
+        if regex[index] == "[":
             end = class_end(regex, index)
             if end < 0:
                 return None
-            out.append(regex[index:end])
-            index = end
-        elif char == "\\":
-            pair = regex[index : index + 2]
-            out.append("^" if pair == "\\A" else "$" if pair == "\\z" else pair)
-            index += 2
-        elif regex.startswith("(?", index) and _unsets_multiline(regex, index + 2):
-            return None
         else:
-            out.append(char)
-            index += 1
-    return "(?m)" + "".join(out)
+            end = index + (2 if regex[index] == "\\" else 1)
+        parts.append((index, regex[index:end]))
+        index = end
+    return parts
+
+
+def _is_assertion(part: str) -> bool:
+    r"""Tell whether a part of a regex is an anchor or word-boundary escape (``\A``, ``\b``, ``\B``, ``\z``)."""
+    return part[:1] == "\\" and part[1:2] in _ASSERTIONS
 
 
 def _unsets_multiline(regex: str, at: int) -> bool:
