@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from records.matching import IndexEntry, Matcher, MatchIndex
-
-
-def _frame_at(path: str, line: int) -> str:
-    return (
-        f'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/{path}", line {line}, in f\n'
-    )
-
-
-def _mined_in(id: str, message: str, path: str, line: int, **fields: Any) -> IndexEntry:
-    return IndexEntry(id=id, error_message=message, error_class="ValueError", file_path=f"src/{path}",
-                      line_number=line, repo="o/lib", curated=False, **fields)  # fmt: skip
+from tests.records.matching.sites import mined, traceback_at
 
 
 def test_of_checks_of_one_file_with_one_literal_text_the_one_raised_at_the_line_is_shown() -> None:
     template = "Some keys are defined incorrectly: `{key}` should be {rule} but found {value}"
-    entries = [_mined_in(f"check-{line}", template.replace("{key}", f"{{k{line}}}"), "lib/config.py", line,
+    entries = [mined(f"check-{line}", template.replace("{key}", f"{{k{line}}}"), "lib/config.py", line,
                          library_version="2.0") for line in (100, 120, 140)]  # fmt: skip
     paste = (
-        _frame_at("lib/config.py", 120)
+        traceback_at("lib/config.py", 120)
         + "ValueError: Some keys are defined incorrectly: `width` should be > 0 but found 0"
     )
     for order in (entries, entries[::-1]):
@@ -37,10 +25,10 @@ def test_of_checks_of_one_file_with_one_literal_text_the_one_raised_at_the_line_
 def test_of_two_records_raised_at_the_line_the_newer_release_s_is_shown() -> None:
     activations = "Only support weights in {accepted_activations} but found {self.activations}"
     weights = "Only support weights in {accepted_weights} but found {self.weights}"
-    entries = [_mined_in("activations", activations, "lib/quant.py", 58, library_version="2.0"),
-               _mined_in("weights", weights, "lib/quant.py", 56, library_version="2.0",
+    entries = [mined("activations", activations, "lib/quant.py", 58, library_version="2.0"),
+               mined("weights", weights, "lib/quant.py", 56, library_version="2.0",
                          version_lines=(("1.0", 58),))]  # fmt: skip
-    paste = _frame_at("lib/quant.py", 58) + "ValueError: Only support weights in [None, 'int8'] but found int4"
+    paste = traceback_at("lib/quant.py", 58) + "ValueError: Only support weights in [None, 'int8'] but found int4"
     for order in (entries, entries[::-1]):
         answer = Matcher(MatchIndex.build(order)).match(paste).matches[0]
         assert (answer.id, answer.located_version) == ("activations", "2.0")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
-from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -21,6 +20,7 @@ from records.matching.template import parse_template
 from records.model import Record
 from records.versions import version_key
 from tests.conftest import SEED_IDS
+from tests.records.matching.sites import mined, traceback_at
 
 
 def _hard_cases() -> list[dict[str, str]]:
@@ -292,26 +292,15 @@ def test_members_outside_the_frames_score_as_each_would_alone() -> None:
     assert len({s.evidence for s in together[1:]}) == 4  # four kinds of unframed evidence
 
 
-def _frame_at(path: str, line: int) -> str:
-    return (
-        f'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/{path}", line {line}, in f\n'
-    )
-
-
-def _mined_in(id: str, message: str, path: str, line: int, **fields: Any) -> IndexEntry:
-    return IndexEntry(id=id, error_message=message, error_class="ValueError", file_path=f"src/{path}",
-                      line_number=line, repo="o/lib", curated=False, **fields)  # fmt: skip
-
-
 def _copies(count: int) -> list[IndexEntry]:
     message = "You must specify exactly one of the widget's inputs or its embeddings"
-    return [_mined_in(f"m{k}", message, f"lib/models/m{k}/modeling_m{k}.py", 10) for k in range(count)]
+    return [mined(f"m{k}", message, f"lib/models/m{k}/modeling_m{k}.py", 10) for k in range(count)]
 
 
 def test_copies_far_below_the_one_a_frame_picks_are_left_out_of_scoring() -> None:
     """The copy in the raising frame's file is scored; the 29 others, which folding drops, are not."""
-    members = [*_copies(30), _mined_in("other-repo", _copies(1)[0].error_message, "x/y.py", 3)._replace(repo="o/x")]
-    paste = _frame_at("lib/models/m7/modeling_m7.py", 10) + "ValueError: " + members[0].error_message
+    members = [*_copies(30), mined("other-repo", _copies(1)[0].error_message, "x/y.py", 3)._replace(repo="o/x")]
+    paste = traceback_at("lib/models/m7/modeling_m7.py", 10) + "ValueError: " + members[0].error_message
     error = extract(paste).primary
     assert error is not None
     hint, template = _hint(error, frozenset({"lib"})), parse_template(members[0].error_message)

@@ -16,20 +16,10 @@ import pytest
 from benchmarks.evalset import raised_cases, real_cases, shipped_matcher
 from benchmarks.evaluate import load_cases
 from records.matching import IndexEntry, Matcher, MatchIndex, MatchResult
+from tests.records.matching.sites import mined, traceback_at
 
 MESSAGE = "the widget configuration {name} cannot be combined with legacy sprockets in this release"
 PASTED = "ValueError: the widget configuration 'x' cannot be combined with legacy sprockets in this release"
-
-
-def _frame(path: str, line: int) -> str:
-    return (
-        f'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/{path}", line {line}, in f\n'
-    )
-
-
-def _mined(id: str, message: str, path: str, line: int, **fields: Any) -> IndexEntry:
-    return IndexEntry(id=id, error_message=message, error_class="ValueError", file_path=f"src/{path}",
-                      line_number=line, repo="o/lib", curated=False, **fields)  # fmt: skip
 
 
 class _NoWordSearch(MatchIndex):
@@ -47,8 +37,8 @@ def _site_only(*entries: IndexEntry) -> Matcher:
 
 
 def test_the_raise_statement_shown_answers_without_searching_words() -> None:
-    matcher = _site_only(_mined("a", MESSAGE, "lib/alpha.py", 10), _mined("b", MESSAGE + "!", "lib/beta.py", 20))
-    result = matcher.match(_frame("lib/alpha.py", 11) + PASTED)  # a line apart: a multi-line raise
+    matcher = _site_only(mined("a", MESSAGE, "lib/alpha.py", 10), mined("b", MESSAGE + "!", "lib/beta.py", 20))
+    result = matcher.match(traceback_at("lib/alpha.py", 11) + PASTED)  # a line apart: a multi-line raise
     assert result.status == "matched" and result.matches[0].id == "a"
     assert "line 10 agrees" in result.matches[0].why
 
@@ -56,25 +46,28 @@ def test_the_raise_statement_shown_answers_without_searching_words() -> None:
 @pytest.mark.parametrize(
     ("message", "paste"),
     [
-        (MESSAGE, _frame("lib/alpha.py", 10) + "ValueError: the widget configuration 'x' cannot be combined"),  # cut
-        (MESSAGE, _frame("lib/alpha.py", 10) + "TypeError: " + PASTED.removeprefix("ValueError: ")),  # class
-        (MESSAGE, _frame("lib/alpha.py", 30) + PASTED),  # another line
-        (MESSAGE, _frame("other/alpha.py", 10) + PASTED),  # a file of that name in another package
-        ("{message}", _frame("lib/alpha.py", 10) + PASTED),  # a template of no text of its own
+        (
+            MESSAGE,
+            traceback_at("lib/alpha.py", 10) + "ValueError: the widget configuration 'x' cannot be combined",
+        ),  # cut
+        (MESSAGE, traceback_at("lib/alpha.py", 10) + "TypeError: " + PASTED.removeprefix("ValueError: ")),  # class
+        (MESSAGE, traceback_at("lib/alpha.py", 30) + PASTED),  # another line
+        (MESSAGE, traceback_at("other/alpha.py", 10) + PASTED),  # a file of that name in another package
+        ("{message}", traceback_at("lib/alpha.py", 10) + PASTED),  # a template of no text of its own
     ],
 )
 def test_a_site_that_does_not_decide_leaves_the_answer_to_the_word_search(message: str, paste: str) -> None:
     with pytest.raises(AssertionError, match="were searched"):
-        _site_only(_mined("a", message, "lib/alpha.py", 10)).match(paste)
+        _site_only(mined("a", message, "lib/alpha.py", 10)).match(paste)
 
 
 def test_the_same_check_raised_in_other_files_folds_into_the_site_answer() -> None:
     other_names = MESSAGE.replace("{name}", "{config_name}")  # the same literal text, another placeholder
-    matcher = _site_only(_mined("a", MESSAGE, "lib/alpha.py", 10), _mined("b", other_names, "lib/beta.py", 20))
-    (answer,) = matcher.match(_frame("lib/alpha.py", 10) + PASTED).matches
+    matcher = _site_only(mined("a", MESSAGE, "lib/alpha.py", 10), mined("b", other_names, "lib/beta.py", 20))
+    (answer,) = matcher.match(traceback_at("lib/alpha.py", 10) + PASTED).matches
     assert (answer.id, answer.file_path, answer.other_files) == ("a", "src/lib/alpha.py", ())  # a frame picks
     assert set(answer.member_ids) == {"a"}
-    entries = [_mined("a", MESSAGE, "lib/alpha.py", 10), _mined("b", other_names, "lib/beta.py", 20)]
+    entries = [mined("a", MESSAGE, "lib/alpha.py", 10), mined("b", other_names, "lib/beta.py", 20)]
     without_frame = Matcher(MatchIndex.build(entries)).match(PASTED).matches[0]
     assert set(without_frame.member_ids) == {"a", "b"}  # no frame: one answer for both files
 
@@ -82,8 +75,8 @@ def test_the_same_check_raised_in_other_files_folds_into_the_site_answer() -> No
 def test_a_curated_text_naming_no_line_is_shown_on_the_site_it_opens() -> None:
     curated = IndexEntry(id="curated", error_message="the widget configuration {name} cannot be combined",
                          error_class="ValueError", file_path="src/lib/alpha.py", repo="o/lib")  # fmt: skip
-    matcher = _site_only(_mined("a", MESSAGE, "lib/alpha.py", 10, library_version="2.0"), curated)
-    (answer,) = matcher.match(_frame("lib/alpha.py", 10) + PASTED).matches
+    matcher = _site_only(mined("a", MESSAGE, "lib/alpha.py", 10, library_version="2.0"), curated)
+    (answer,) = matcher.match(traceback_at("lib/alpha.py", 10) + PASTED).matches
     assert answer.id == "curated" and answer.curated  # the team's text
     assert (answer.file_path, answer.line_number, answer.versions) == ("src/lib/alpha.py", 10, ("2.0",))
 
@@ -91,10 +84,10 @@ def test_a_curated_text_naming_no_line_is_shown_on_the_site_it_opens() -> None:
 def test_an_older_release_s_wording_of_the_check_joins_the_site_answer() -> None:
     newer = "expected at least {count} calls to {function} before the widget configuration is combined"
     older = "expected at least 2 calls to {function} before the widget configuration is combined"
-    entries = [_mined("new", newer, "lib/alpha.py", 10, library_version="2.0"),
-               _mined("old", older, "lib/alpha.py", 10, library_version="1.0")]  # fmt: skip
+    entries = [mined("new", newer, "lib/alpha.py", 10, library_version="2.0"),
+               mined("old", older, "lib/alpha.py", 10, library_version="1.0")]  # fmt: skip
     paste = (
-        _frame("lib/alpha.py", 10)
+        traceback_at("lib/alpha.py", 10)
         + "ValueError: expected at least 2 calls to f() before the widget configuration is combined"
     )
     answer = _site_only(*entries).match(paste).matches[0]
