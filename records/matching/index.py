@@ -45,7 +45,7 @@ import sys
 import zlib
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -419,12 +419,20 @@ class MatchIndex:
         """Return the templates raised at ``line`` of a file named ``file_name`` (any directory)."""
         return self.at_slots(sorted(self._at_line.get((file_name, line), ())))
 
-    def at_lines(self, file_name: str, lines: Iterable[int]) -> list[Candidate]:
-        """Return the templates raised at any of ``lines`` of a file named ``file_name``, by line, each once."""
+    def at_lines(
+        self, file_name: str, lines: Iterable[int], keep: Callable[[TemplateGroup], bool] | None = None
+    ) -> list[Candidate]:
+        """Return the templates raised at any of ``lines`` of a file named ``file_name``, by line, each once.
+
+        ``keep``: only the templates it accepts (a file name is shared by copies of a file in many packages).
+        """
         at_line, slots = self._at_line, {}
         for line in lines:
             slots.update(dict.fromkeys(sorted(at_line.get((file_name, line), ()))))
-        return self.at_slots(slots)
+        if keep is None:
+            return self.at_slots(slots)
+        groups = self._groups
+        return [Candidate(group, 1.0, slot) for slot in slots if (group := groups[slot]) is not None and keep(group)]
 
     def facts(self, slot: int) -> TemplateFacts:
         """Return the facts of the template at ``slot`` (kept from the build: no parsing)."""

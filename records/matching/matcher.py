@@ -306,13 +306,18 @@ class Matcher:
         seen = {c.slot for c in found}
         return found + [c for c in self._raised_at_frame(error) if c.slot not in seen]
 
-    def _raised_at_frame(self, error: ExtractedError) -> list[Candidate]:
-        """Return the templates raised at the raising frame's line or a line or two apart, by line."""
+    def _raised_at_frame(
+        self, error: ExtractedError, keep: Callable[[TemplateGroup], bool] | None = None
+    ) -> list[Candidate]:
+        """Return the templates raised at the raising frame's line or a line or two apart, by line.
+
+        ``keep``: only the templates it accepts, the others not even made candidates.
+        """
         frame = error.raising_frame
         if frame is None or frame.line is None:
             return []
         lines = range(frame.line - LINE_TOLERANCE, frame.line + LINE_TOLERANCE + 1)
-        return self.index.at_lines(frame.path.rpartition("/")[2], lines)
+        return self.index.at_lines(frame.path.rpartition("/")[2], lines, keep)
 
     def _site_candidates(self, error: ExtractedError) -> list[Candidate]:
         """Return the templates raised at the raising frame's line and those their answers could become one with.
@@ -324,9 +329,9 @@ class Matcher:
         frame = error.raising_frame
         if frame is None or frame.line is None:
             return []
-        path = frame.package_path or frame.path
+        path, raising = frame.package_path or frame.path, frame.line
         agrees = agreeing_with(path)
-        found = [c for c in self._raised_at_frame(error) if _raised_there(c.group, path, agrees, frame.line)]
+        found = self._raised_at_frame(error, lambda group: _raised_there(group, path, agrees, raising))
         if not found:
             return found
         kin = self.index.kin()
