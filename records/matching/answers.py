@@ -107,11 +107,7 @@ def join_curated(answers: list[Match], framed: list[bool], margin: float = 0.0) 
         if host is not None:
             k = next(i for i, a in enumerate(kept) if a is host)
             kept[k] = replace(
-                host,
-                id=answer.id,
-                error_class=answer.error_class,
-                error_message=answer.error_message,
-                curated=answer.curated,
+                _worded_as(host, answer),
                 score=max(host.score, answer.score),
                 rank=max(host.rank, answer.rank),
                 member_ids=tuple(dict.fromkeys((*answer.member_ids, *host.member_ids))),
@@ -149,17 +145,20 @@ def join_reworded(answers: list[Match], framed: list[bool], margin: float) -> tu
         # The text of a curated wording is shown (as ``site_answer`` does), at the better fit's location.
         text = answer if answer.curated and not other.curated else other
         kept[host] = replace(
-            other,
-            id=text.id,
-            error_class=text.error_class,
-            error_message=text.error_message,
-            curated=text.curated,
+            _worded_as(other, text),
             member_ids=tuple(dict.fromkeys((*other.member_ids, *answer.member_ids))),
             versions=newest_first((*other.versions, *answer.versions)),
             line_versions=tuple(dict.fromkeys((*other.line_versions, *answer.line_versions))),
         )
         kept_framed[host] = kept_framed[host] or frame
     return kept, kept_framed
+
+
+def _worded_as(located: Match, text: Match) -> Match:
+    """Return ``located`` showing the record and words of ``text`` (a curated wording, or the one kept)."""
+    return replace(
+        located, id=text.id, error_class=text.error_class, error_message=text.error_message, curated=text.curated
+    )
 
 
 def _reworded(kept: Match, other: Match, margin: float) -> bool:
