@@ -284,12 +284,27 @@ def test_a_value_repeated_in_a_paste_is_redacted_at_every_occurrence() -> None:
 def test_a_candidate_inside_a_finding_of_equal_or_higher_priority_with_its_end_is_dominated() -> None:
     found = redact_module._Found([10], [30], ["generic_secret"])
     dominated = redact_module._Dominated(found)
-    # The first candidates are checked whatever was found (the table would cost more than they do).
-    assert not any(dominated("generic_api_key", 12, 30) for _ in range(redact_module._DOMINATED_AFTER))
     assert dominated("generic_api_key", 12, 30) and dominated("generic_api_key", 10, 30)
     assert not dominated("generic_api_key", 9, 30)  # it would reach before the finding
     assert not dominated("generic_api_key", 12, 31)
     assert not dominated("huggingface_token", 12, 30)  # it would give the union its kind
+
+
+def test_a_candidate_is_dominated_by_any_finding_with_its_end_not_only_the_first() -> None:
+    # The first finding ending at 30 starts after the candidate, or ranks below it; a later one holds it.
+    later = redact_module._Found([15, 10], [30, 30], ["generic_secret", "generic_secret"])
+    assert redact_module._Dominated(later)("generic_api_key", 12, 30)
+    ranked = redact_module._Found([10, 10, 0], [30, 30, 8], ["generic_api_key", "generic_secret", "email"])
+    dominated = redact_module._Dominated(ranked)
+    assert dominated("generic_secret", 12, 30) and dominated("email", 0, 8)
+    assert not dominated("aws_secret_key", 12, 30) and not dominated("generic_secret", 9, 30)
+
+
+def test_only_the_findings_made_before_the_scan_dominate() -> None:
+    found = redact_module._Found([10], [30], ["generic_secret"])
+    dominated = redact_module._Dominated(found)
+    found.add(40, 60, "generic_secret")  # found by the scan itself, after the question could be asked
+    assert dominated("generic_api_key", 12, 30) and not dominated("generic_api_key", 45, 60)
 
 
 def _unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
