@@ -17,7 +17,7 @@ so a Hugging Face token inside a URL password is reported as a ``huggingface_tok
 from __future__ import annotations
 
 import operator
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -250,6 +250,10 @@ def _ranked(kind: str) -> int:
     return _rank(kind)
 
 
+_DOMINATED_AFTER = 32
+_MAPPED_PER_CHECK = 64
+
+
 class _Dominated:
     """Tells a finding that the merge would drop for one found already that holds it, with the same end.
 
@@ -258,29 +262,74 @@ class _Dominated:
     the one found first at equal spans): so the gitleaks rules need not check it (ours and gitleaks'
     generic rule both find each line of an env dump). Asked of a kind, the lowest start a candidate can
     have and its end, it answers for every candidate between. Only the findings made before the scan are
-    consulted, looked up by their end: first the one found first with that end, from a map built in C on
-    the first question (a few microseconds for hundreds of findings, less than checking one candidate
-    costs, which on its first check screens the text for the rule's allowlists); then, when that one does
-    not hold the candidate, every finding with that end, from a table built in Python once needed.
+    consulted, looked up by their end: the first one found with that end, from a map built in C; when it
+    does not hold the candidate and others share its end, each of those, from a table built in Python.
+
+    Mapping _MAPPED_PER_CHECK findings costs about what checking one candidate in full does (whose first
+    check may also screen the text for the rule's allowlists): the map is built for a question about
+    enough candidates at once to pay for it, else once _DOMINATED_AFTER candidates were asked of (until
+    then each is checked).
     """
 
-    __slots__ = ("_by_end", "_count", "_first", "_found")
+    __slots__ = ("_asked", "_by_end", "_count", "_first", "_found", "_sharing")
 
     def __init__(self, found: _Found) -> None:
         self._found = found
         self._count = len(found.starts)
+        self._asked = 0
         self._first: dict[int, int] | None = None
+        self._sharing: Counter[int] | None = None
         self._by_end: dict[int, list[tuple[int, int]]] | None = None
 
     def __call__(self, kind: str, start: int, end: int) -> bool:
-        if self._first is None:
-            self._first = self._firsts()
-        first = self._first.get(end)
-        if first is None:
+        # Spelled out rather than calls to helpers: asked of every candidate of a gitleaks rule.
+        first = self._first if self._first is not None else self._map(1)
+        held = None if first is None else first.get(end)
+        if held is None:
             return False
         rank = _ranked(kind)
-        if self._found.starts[first] <= start and _ranked(self._found.kinds[first]) <= rank:
+        if self._found.starts[held] <= start and _ranked(self._found.kinds[held]) <= rank:
             return True
+        return self._held_by_another(rank, start, end)
+
+    def each(self, kind: str, spans: list[tuple[int, int] | None]) -> list[bool]:
+        """Tell of each span (None: not known) what asking of it alone would: one question about many candidates.
+
+        A gitleaks rule asks of every match of a text at once (hundreds in an env dump), the first finding
+        with each end read inline.
+        """
+        first = self._map(len(spans)) if spans else None
+        if first is None:
+            return [False] * len(spans)
+        starts, kinds, rank = self._found.starts, self._found.kinds, _ranked(kind)
+        verdicts = []
+        for span in spans:
+            held = None if span is None else first.get(span[1])
+            if held is None or span is None:
+                verdicts.append(False)
+            elif starts[held] <= span[0] and _ranked(kinds[held]) <= rank:
+                verdicts.append(True)
+            else:
+                verdicts.append(self._held_by_another(rank, *span))
+        return verdicts
+
+    def _map(self, asked: int) -> dict[int, int] | None:
+        """Count a question about this many candidates; return the map of ends once built (built when it pays)."""
+        if self._first is None:
+            self._asked += asked
+            if self._asked <= _DOMINATED_AFTER and asked * _MAPPED_PER_CHECK < self._count:
+                return None
+            count = self._count
+            # Built from the last finding back, so that of the findings with one end the first is kept.
+            self._first = dict(zip(reversed(self._found.ends[:count]), range(count - 1, -1, -1), strict=True))
+        return self._first
+
+    def _held_by_another(self, rank: int, start: int, end: int) -> bool:
+        """Tell whether a finding other than the first with this end holds a candidate of this rank."""
+        if self._sharing is None:
+            self._sharing = Counter(islice(self._found.ends, self._count))  # counted in C
+        if self._sharing[end] < 2:
+            return False
         if self._by_end is None:
             self._by_end = self._ends()
         # A loop, not any() over a generator, whose making costs more than the one or two holders.
@@ -288,12 +337,6 @@ class _Dominated:
             if held_start <= start and held_rank <= rank:
                 return True
         return False
-
-    def _firsts(self) -> dict[int, int]:
-        """Return the index of the first finding made before the scan with each end, by that end."""
-        count = self._count
-        # Built from the last finding back, so that of the findings with one end the first is kept.
-        return dict(zip(reversed(self._found.ends[:count]), range(count - 1, -1, -1), strict=True))
 
     def _ends(self) -> dict[int, list[tuple[int, int]]]:
         """Return the (start, rank) of the findings made before the scan, by their end."""

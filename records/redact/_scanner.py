@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import EllipsisType
+from typing import Protocol
 
 from records._re2 import SpanPattern, Spans, compile_spans, literal_finder
 from records.redact import _gitleaks_rules, _ms_rules
@@ -217,9 +218,14 @@ def _finder() -> Callable[[str], frozenset[str]]:
     return literal_finder(keywords())
 
 
-# Given a kind and a span, whether a finding of that kind, ending there and starting there or later,
-# would change nothing: see scan.
-Dominated = Callable[[str, int, int], bool]
+class Dominated(Protocol):
+    """Tells whether a finding of a kind, ending at a span's end and starting there or later, would change nothing.
+
+    See scan: asked of one span, or of many (None where a span is not known: never dominated).
+    """
+
+    def __call__(self, kind: str, start: int, end: int) -> bool: ...
+    def each(self, kind: str, spans: list[tuple[int, int] | None]) -> list[bool]: ...
 
 
 def scan(
@@ -293,7 +299,7 @@ def _candidates(rule: ScannerRule, text: str, dominated: Dominated | None) -> It
     """Yield the spans of the rule's matches in text; a split pattern leaves out dominated ones unlocated."""
     if dominated is None or not isinstance(rule.pattern, SplitPattern):
         return rule.pattern.spans(text)
-    return rule.pattern.spans(text, functools.partial(dominated, rule.kind))
+    return rule.pattern.spans(text, functools.partial(dominated.each, rule.kind))
 
 
 @functools.cache

@@ -21,8 +21,8 @@ from records._re2 import Match, Spans, compile_spans
 Locator = Callable[[str, "LabelEnds", int, int], Spans | None]
 # Given the same, where a match's secret group can lie: (the lowest start, the end), or None.
 Bound = Callable[[str, "LabelEnds", int, int], tuple[int, int] | None]
-# Given a secret's bounds (see Bound), True when the caller has no use for the match.
-Unwanted = Callable[[int, int], bool]
+# Given the bounds of every match's secret (see Bound), True for each match the caller has no use for.
+Unwanted = Callable[[list[tuple[int, int] | None]], list[bool]]
 
 
 _MARK = b"="  # what a marked text has in place of each character a label ends at (see LabelEnds)
@@ -92,24 +92,21 @@ class SplitPattern:
         """Yield the span of every match and of its secret, the first group that took part (as the pattern whole).
 
         Only those two: a caller reads the secret, and a list of every group for each of hundreds of matches
-        is work for nothing. unwanted: given where a match's secret group can lie, True when the caller has
-        no use for the match; those are then left out (or not) before their groups are located.
+        is work for nothing. unwanted: given where the secret group of each match can lie, True for each
+        match the caller has no use for; those are then left out (or not) before their groups are located.
         """
         if not text.isascii():
             for spans in self._whole.spans(text):
                 yield secret_spans(spans)
             return
-        bound, locate, ends = self._bound, self._locate, self.label_ends(text)
-        if unwanted is None or bound is None:
-            for spans in self._bare.spans(text):
-                located = locate(text, ends, *spans[0])
-                yield located if located is not None else self._asked(text, spans[0][0])
-            return
-        for spans in self._bare.spans(text):
-            start, end = spans[0]
-            bounds = bound(text, ends, start, end)
-            if bounds is not None and unwanted(*bounds):
-                continue
+        locate, ends = self._locate, self.label_ends(text)
+        matches = [spans[0] for spans in self._bare.spans(text)]
+        if unwanted is not None and self._bound is not None:
+            # All bounds are asked about at once: an env dump's hundreds of lines cost one call, not one each.
+            bound = self._bound
+            dropped = unwanted([bound(text, ends, start, end) for start, end in matches])
+            matches = [match for match, drop in zip(matches, dropped, strict=True) if not drop]
+        for start, end in matches:
             located = locate(text, ends, start, end)
             yield located if located is not None else self._asked(text, start)
 

@@ -300,6 +300,36 @@ def test_a_candidate_is_dominated_by_any_finding_with_its_end_not_only_the_first
     assert not dominated("aws_secret_key", 12, 30) and not dominated("generic_secret", 9, 30)
 
 
+def test_candidates_asked_of_at_once_are_told_as_one_by_one() -> None:
+    found = redact_module._Found(
+        [10, 15, 10, 0], [30, 30, 20, 8], ["generic_api_key", "generic_secret", "email", "email"]
+    )
+    spans: list[tuple[int, int] | None] = [
+        None,
+        *((start, end) for start in (0, 9, 10, 12, 16) for end in (8, 20, 30, 31)),
+    ]
+    for kind in ("generic_secret", "generic_api_key", "email", "huggingface_token"):
+        alone = redact_module._Dominated(found)
+        expected = [span is not None and alone(kind, *span) for span in spans]
+        assert redact_module._Dominated(found).each(kind, spans) == expected
+        assert any(expected) or kind == "huggingface_token"
+
+
+def test_among_many_findings_the_first_candidates_asked_of_alone_are_checked() -> None:
+    # Mapping the ends of a hundred findings costs more than checking a candidate or two: until 32 were
+    # asked of, each is checked whatever was found; a question about many at once maps them at once.
+    count = redact_module._MAPPED_PER_CHECK * 2
+    many = redact_module._Found(
+        [10 * i for i in range(count)], [10 * i + 5 for i in range(count)], ["generic_secret"] * count
+    )
+    dominated = redact_module._Dominated(many)
+    assert not any(dominated("generic_api_key", 11, 15) for _ in range(redact_module._DOMINATED_AFTER))
+    assert dominated("generic_api_key", 11, 15)
+    spans: list[tuple[int, int] | None] = [(11, 15), (21, 25), None]
+    assert redact_module._Dominated(many).each("generic_api_key", spans[:1]) == [False]
+    assert redact_module._Dominated(many).each("generic_api_key", spans * 2) == [True, True, False] * 2
+
+
 def test_only_the_findings_made_before_the_scan_dominate() -> None:
     found = redact_module._Found([10], [30], ["generic_secret"])
     dominated = redact_module._Dominated(found)
@@ -310,6 +340,7 @@ def test_only_the_findings_made_before_the_scan_dominate() -> None:
 def _unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ask every check of every candidate, as before the shortcuts (Screen plans, dominated findings)."""
     monkeypatch.setattr(redact_module._Dominated, "__call__", lambda self, kind, start, end: False)
+    monkeypatch.setattr(redact_module._Dominated, "each", lambda self, kind, spans: [False] * len(spans))
     monkeypatch.setattr(redact_module._scanner, "_kept", _kept_unscreened)
 
 
