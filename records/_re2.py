@@ -187,6 +187,17 @@ class LinePattern:
         return self._pattern.spans(text)
 
 
+def asked_where_flagged(ask: Callable[[str], bool], values: Sequence[str], flagged: bytearray) -> list[bool]:
+    """Return ask(value) for each flagged value and False for the others, which are never asked.
+
+    A loop in C passes over the values flag_lines left unflagged (most of them, as a pass goes).
+    """
+    answers = [False] * len(values)
+    for index in itertools.compress(range(len(values)), flagged):
+        answers[index] = ask(values[index])
+    return answers
+
+
 def flag_lines(pattern: LinePattern, values: Sequence[str], most: int | None = None) -> bytearray | None:
     """Return, for each value, 1 when the pattern matches in the value's line of the values joined one a line.
 
@@ -201,10 +212,11 @@ def flag_lines(pattern: LinePattern, values: Sequence[str], most: int | None = N
     flagged = bytearray(len(values))
     if not values:
         return flagged
-    starts = list(itertools.accumulate(map((1).__add__, map(len, values)), initial=0))  # each line and its break
+    starts: list[int] = []  # where each line starts, made when a match is first reported (most passes report none)
     for reported, spans in enumerate(pattern.spans("\n".join(values)), 1):
         if most is not None and reported > most:
             return None
+        starts = starts or list(itertools.accumulate(map((1).__add__, map(len, values)), initial=0))
         start, end = spans[0]
         first = bisect.bisect_right(starts, start) - 1
         last = bisect.bisect_right(starts, max(start, end - 1)) - 1

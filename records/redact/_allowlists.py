@@ -7,13 +7,14 @@ and the entropy are in _randomness.py.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import re2
 
-from records._re2 import LinePattern, SpanPattern, compile_spans, flag_lines, literal_finder
+from records._re2 import LinePattern, SpanPattern, asked_where_flagged, compile_spans, flag_lines, literal_finder
 from records.redact._randomness import _FILLER, shannon
 from records.redact._split import class_end
 
@@ -210,7 +211,7 @@ def accepted_each(found: _Joined, values: Sequence[str]) -> list[bool]:
     flagged = None if found.lined is None or len(values) < LINED_FROM else flag_lines(found.lined, values, most(values))
     if flagged is None:
         return [found.pattern.occurs(value) for value in values]
-    return [bool(flag) and found.pattern.occurs(value) for flag, value in zip(flagged, values, strict=True)]
+    return asked_where_flagged(found.pattern.occurs, values, flagged)
 
 
 def most(values: Sequence[str]) -> int:
@@ -257,7 +258,7 @@ class Checks:
         accepted = [False] * len(secrets)
         for found, parts in ((self.secret, secrets), (self.match, matches), (self.line, lines)):
             if found is not None:
-                accepted = [a or b for a, b in zip(accepted, accepted_each(found, parts), strict=True)]
+                accepted = list(map(operator.or_, accepted, accepted_each(found, parts)))
         if self.worded or self.both:
             plan = self.whole()
             accepted = [

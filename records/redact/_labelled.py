@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import string
 
-from records._re2 import LinePattern, flag_lines
+from records._re2 import LinePattern, asked_where_flagged, flag_lines
 from records.redact import _scanner
 from records.redact._allowlists import LINED_FROM, Screen, most
 from records.redact._percent import percent_decoded
@@ -129,7 +129,7 @@ def _names_no_secret_each(labelled: list[str]) -> list[bool]:
     flagged = None if len(labelled) < LINED_FROM else flag_lines(_SUFFIXES, labelled, most(labelled))
     if flagged is None:
         return list(map(_names_no_secret, labelled))
-    return [bool(flag) and _names_no_secret(label) for flag, label in zip(flagged, labelled, strict=True)]
+    return asked_where_flagged(_names_no_secret, labelled, flagged)
 
 
 _BEFORE_NAME = frozenset("=&?#;,|")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from records._re2 import LinePattern, compile_spans, flag_lines
+from records._re2 import LinePattern, asked_where_flagged, compile_spans, flag_lines
 
 
 @given(st.lists(st.text(alphabet="ab\n-", max_size=6), max_size=20))
@@ -28,3 +28,21 @@ def test_a_line_with_many_matches_is_one_match_of_a_line_pattern() -> None:
     assert flag_lines(LinePattern("false|true"), values) == bytearray([1, 0, 1, 1])
     assert flag_lines(LinePattern("false|true"), values, most=2) is None  # past two flagged, it gives up
     assert flag_lines(LinePattern("x"), []) == bytearray()
+
+
+def test_a_pass_that_flags_nothing_flags_no_line() -> None:
+    assert flag_lines(LinePattern("zz"), ["a\nb", "", "c"]) == bytearray(3)
+
+
+@given(st.lists(st.text(alphabet="ab\n", max_size=4), max_size=12), st.lists(st.booleans(), max_size=12))
+def test_only_the_flagged_values_are_asked(values: list[str], flags: list[bool]) -> None:
+    flagged = bytearray(map(int, (flags + [False] * len(values))[: len(values)]))
+    asked: list[str] = []
+
+    def ask(value: str) -> bool:
+        asked.append(value)
+        return "a" in value
+
+    answers = asked_where_flagged(ask, values, flagged)
+    assert answers == [bool(flag) and "a" in value for flag, value in zip(flagged, values, strict=True)]
+    assert asked == [value for flag, value in zip(flagged, values, strict=True) if flag]
