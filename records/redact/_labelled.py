@@ -21,19 +21,20 @@ from records.redact._randomness import placeholder
 def labelled_value(value: str, screen: Screen | None = None) -> bool:
     """Accept a labelled value with a letter or digit that is no placeholder, literal or nested assignment."""
     # The tests that need a rare character are asked only when it occurs: an env dump's value holds none of
-    # them, and a paste may hold hundreds of values. Slices are compared rather than str.startswith, whose
-    # argument parsing costs more than the test.
-    first = value[:1]
-    if first == "<" or (" " in value and ("= " in value or " =" in value or ": " in value)):
-        return False  # a tag, or a nested assignment
-    if (first == "/" or value[:2] == "~/") and "/" in value[2:]:
-        return False  # PWD=/home/alice/proj is a directory, left to home_user
-    if first == "%" and _escaped_start(value):
-        return False
+    # them (most are letters and digits alone, told by two tests in C), and a paste may hold hundreds of
+    # values. Slices are compared rather than str.startswith, whose argument parsing costs more than the test.
+    if not (value.isalnum() and value.isascii()):
+        first = value[:1]
+        if first == "<" or (" " in value and ("= " in value or " =" in value or ": " in value)):
+            return False  # a tag, or a nested assignment
+        if (first == "/" or value[:2] == "~/") and "/" in value[2:]:
+            return False  # PWD=/home/alice/proj is a directory, left to home_user
+        if first == "%" and _escaped_start(value):
+            return False
+        escaped = "\\" in value or "%" in value
+        if not (_holds_letter_or_digit(value) if escaped else any(map(str.isalnum, value))):
+            return False
     if len(value) <= _LONGEST_NOT_SECRET and value.lower() in NOT_SECRETS:
-        return False
-    escaped = "\\" in value or "%" in value
-    if not (_holds_letter_or_digit(value) if escaped else any(map(str.isalnum, value))):
         return False
     return not placeholder(value, screen)
 

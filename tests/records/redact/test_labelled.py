@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from records.redact._labelled import _value_of, labelled_name, labelled_names, labelled_value
+from records.redact._labelled import (
+    NOT_SECRETS,
+    _escaped_start,
+    _holds_letter_or_digit,
+    _value_of,
+    labelled_name,
+    labelled_names,
+    labelled_value,
+)
+from records.redact._randomness import placeholder
 
 
 @pytest.mark.parametrize(
@@ -32,6 +41,30 @@ from records.redact._labelled import _value_of, labelled_name, labelled_names, l
 )
 def test_labelled_values(value: str, accepted: bool) -> None:
     assert labelled_value(value) is accepted
+
+
+def _labelled_value_by_definition(value: str) -> bool:
+    """labelled_value spelled out test by test, each asked of every value."""
+    nested = " " in value and ("= " in value or " =" in value or ": " in value)
+    path = value.startswith(("/", "~/")) and "/" in value[2:]
+    literal = value.lower() in NOT_SECRETS
+    escaped = "\\" in value or "%" in value
+    holds = _holds_letter_or_digit(value) if escaped else any(c.isalnum() for c in value)
+    if value.startswith("<") or nested or path or _escaped_start(value) or literal or not holds:
+        return False
+    return not placeholder(value)
+
+
+@given(st.text(alphabet="aZ09xX_-%<>/~ =:\\é" + "".join(sorted(set("".join(NOT_SECRETS)))), max_size=20))
+def test_labelled_value_agrees_with_its_definition(value: str) -> None:
+    assert labelled_value(value) == _labelled_value_by_definition(value)
+
+
+@pytest.mark.parametrize(
+    "value", ["None", "TRUE", "password", "Ab3dE5gH7jK9mN1pQ3sT", "aaaaaaaaaaaaaaaaaaaa", "é1", "x"]
+)
+def test_a_value_of_letters_and_digits_alone_is_judged_as_any_other(value: str) -> None:
+    assert labelled_value(value) == _labelled_value_by_definition(value)
 
 
 def test_a_label_that_names_a_secret_not_its_name_or_place() -> None:
