@@ -19,7 +19,7 @@ from records.redact._formats import jwt_objects_closed, openai_marked, pypi_not_
 from records.redact._labelled import NOT_SECRETS, labelled_name, labelled_names, labelled_value
 from records.redact._percent import percent_decoded
 from records.redact._randomness import placeholder
-from records.redact._split import LabelEnds, SplitPattern, operators_by_first, skip
+from records.redact._split import MARK, LabelEnds, SplitPattern, operators_by_first, skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +214,28 @@ def _generic_secret_spans(text: str, ends: LabelEnds, start: int, end: int) -> S
         return [(start, end), (text.rfind(last, start, end - 1) + 1, end - 1)]
     value = _bare_value_start(text, ends.find(start + (not text[start].isalnum()), end), end)
     return None if value is None else [(start, end), (value, end)]
+
+
+def _generic_secret_spans_each(text: str, ends: LabelEnds, matches: list[tuple[int, int]]) -> list[Spans | None]:
+    """Return _generic_secret_spans of each match: those of a name, '=' and a bare value (most) read inline.
+
+    The text is marked at once (see LabelEnds); such a match's name ends at its first mark, an '=' that
+    neither a quote ends the match after nor '=', '>' or a space follows (see _bare_value_start).
+    """
+    find = ends.marked().find
+    located: list[Spans | None] = []
+    for start, end in matches:
+        at = find(MARK, start + (not text[start].isalnum()), end)
+        if (
+            0 <= at < end - 1
+            and text[at] == "="
+            and text[at + 1] not in _AFTER_OTHER_OPERATORS
+            and text[end - 1] not in _QUOTES
+        ):
+            located.append([(start, end), (at + 1, end)])
+        else:
+            located.append(_generic_secret_spans(text, ends, start, end))
+    return located
 
 
 def _bare_value_start(text: str, at: int, end: int) -> int | None:
@@ -448,7 +470,13 @@ RULES: tuple[Rule, ...] = (
         # operator '=', ':', ':=', '=>', '?=' or a comparison. A quoted value may hold anything but its
         # quote (spaces and '$' included); a bare one must mix letters and digits, so 'None',
         # 'os.environ' and '2048' are left alone. Neither may start with '[', the start of a marker.
-        SplitPattern(GENERIC_SECRET, _generic_secret_spans, label=_NAME_CHARACTERS, ends=_LABEL_ENDS),
+        SplitPattern(
+            GENERIC_SECRET,
+            _generic_secret_spans,
+            label=_NAME_CHARACTERS,
+            ends=_LABEL_ENDS,
+            locate_each=_generic_secret_spans_each,
+        ),
         ("key", "token", "secret", "pass", "pwd", "credential"),
         labelled_value,
         labelled_name,

@@ -29,6 +29,7 @@ from records.redact._split import (
     GITLEAKS_LABEL_ENDS,
     SplitPattern,
     gitleaks_generic_bounds,
+    gitleaks_generic_bounds_each,
     gitleaks_generic_spans,
 )
 
@@ -135,6 +136,7 @@ def _pattern(regex: str) -> SpanPattern:
             gitleaks_generic_bounds,
             label=GITLEAKS_LABEL_CHARACTERS,
             ends=GITLEAKS_LABEL_ENDS,
+            bound_each=gitleaks_generic_bounds_each,
         )
     return compile_spans(regex)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from records._re2 import Match, Spans, compile_spans
 
@@ -21,11 +22,14 @@ from records._re2 import Match, Spans, compile_spans
 Locator = Callable[[str, "LabelEnds", int, int], Spans | None]
 # Given the same, where a match's secret group can lie: (the lowest start, the end), or None.
 Bound = Callable[[str, "LabelEnds", int, int], tuple[int, int] | None]
+# Locator and Bound of every match of a text at once, given the text, where its labels end and the matches.
+Locators = Callable[[str, "LabelEnds", list[tuple[int, int]]], list[Spans | None]]
+Bounds = Callable[[str, "LabelEnds", list[tuple[int, int]]], list[tuple[int, int] | None]]
 # Given the bounds of every match's secret (see Bound), True for each match the caller has no use for.
 Unwanted = Callable[[list[tuple[int, int] | None]], list[bool]]
 
 
-_MARK = b"="  # what a marked text has in place of each character a label ends at (see LabelEnds)
+MARK = b"="  # what a marked text has in place of each character a label ends at (see LabelEnds)
 _MARK_AFTER = 48  # labels read before a text is marked: marking costs about what reading fifty does
 
 
@@ -34,8 +38,9 @@ class LabelEnds:
 
     The first labels asked of are read character by character (skip); once a text has many, it is marked
     instead, each of those characters replaced by one mark in a single call in C (bytes.translate), and a
-    label's end is one find. A label holds none of the characters it ends at (the locators' reasoning, held
-    by test_split), so both answer alike within a match.
+    label's end is one find; a caller with many matches at hand marks it at once (marked). A label holds
+    none of the characters it ends at (the locators' reasoning, held by test_split), so both answer alike
+    within a match.
     """
 
     __slots__ = ("_asked", "_label", "_marked", "_marks", "_text")
@@ -48,14 +53,19 @@ class LabelEnds:
         self._marked: bytes | None = None
         self._asked = 0
 
+    def marked(self) -> bytes:
+        """Return the text marked, marking it now if it was not yet (for the labels of many matches at once)."""
+        if self._marked is None:
+            self._marked = self._text.encode("ascii").translate(self._marks)
+        return self._marked
+
     def find(self, start: int, end: int) -> int:
         """Return where the label starting at start ends (end when it runs to end)."""
         if self._marked is None:
             self._asked += 1
             if self._asked <= _MARK_AFTER:
                 return skip(self._text, start, end, self._label)
-            self._marked = self._text.encode("ascii").translate(self._marks)
-        at = self._marked.find(_MARK, start, end)
+        at = self.marked().find(MARK, start, end)
         return end if at < 0 else at
 
 
@@ -66,15 +76,28 @@ class SplitPattern:
     follows it in every match (see LabelEnds).
     """
 
-    __slots__ = ("_bare", "_bound", "_label", "_locate", "_marks", "_whole", "groups")
+    __slots__ = ("_bare", "_bound", "_bounds", "_label", "_locate", "_locators", "_marks", "_whole", "groups")
 
-    def __init__(self, whole: str, locate: Locator, bound: Bound | None = None, *, label: str, ends: str) -> None:
+    def __init__(
+        self,
+        whole: str,
+        locate: Locator,
+        bound: Bound | None = None,
+        *,
+        label: str,
+        ends: str,
+        locate_each: Locators | None = None,
+        bound_each: Bounds | None = None,
+    ) -> None:
+        """Compile whole and its bare form; locate_each and bound_each: locate and bound of many matches at once."""
         self._whole = compile_spans(whole)
         self._bare = compile_spans(without_groups(whole))
         self._locate = locate
         self._bound = bound
+        self._locators = locate_each
+        self._bounds = bound_each
         self._label = label
-        self._marks = bytes.maketrans(ends.encode("ascii"), _MARK * len(ends))
+        self._marks = bytes.maketrans(ends.encode("ascii"), MARK * len(ends))
         self.groups: int = self._whole.groups
 
     def label_ends(self, text: str) -> LabelEnds:
@@ -99,20 +122,37 @@ class SplitPattern:
             for spans in self._whole.spans(text):
                 yield secret_spans(spans)
             return
-        locate, ends = self._locate, self.label_ends(text)
+        ends = self.label_ends(text)
         matches = [spans[0] for spans in self._bare.spans(text)]
+        # Past _MARK_AFTER matches the text is marked at once and the shape of most read inline (see _each).
+        many = len(matches) > _MARK_AFTER
         if unwanted is not None and self._bound is not None:
             # All bounds are asked about at once: an env dump's hundreds of lines cost one call, not one each.
-            bound = self._bound
-            dropped = unwanted([bound(text, ends, start, end) for start, end in matches])
+            dropped = unwanted(_each(self._bound, self._bounds if many else None, text, ends, matches))
             matches = [match for match, drop in zip(matches, dropped, strict=True) if not drop]
-        for start, end in matches:
-            located = locate(text, ends, start, end)
-            yield located if located is not None else self._asked(text, start)
+        located = _each(self._locate, self._locators if many else None, text, ends, matches)
+        for (start, _), found in zip(matches, located, strict=True):
+            yield found if found is not None else self._asked(text, start)
 
     def _asked(self, text: str, start: int) -> Spans:
         """Return the whole pattern's spans of its match at start (a fallback the locators should never need)."""
         return secret_spans(next(spans for spans in self._whole.spans(text) if spans[0][0] == start))
+
+
+_T = TypeVar("_T")
+
+
+def _each(
+    one: Callable[[str, LabelEnds, int, int], _T],
+    many: Callable[[str, LabelEnds, list[tuple[int, int]]], list[_T]] | None,
+    text: str,
+    ends: LabelEnds,
+    matches: list[tuple[int, int]],
+) -> list[_T]:
+    """Return one(text, ends, start, end) of each match, by many when given (the same answers, all at once)."""
+    if many is not None:
+        return many(text, ends, matches)
+    return [one(text, ends, start, end) for start, end in matches]
 
 
 def secret_spans(spans: Spans) -> Spans:
@@ -225,6 +265,24 @@ def gitleaks_generic_bounds(text: str, ends: LabelEnds, start: int, end: int) ->
     if value_end is None:
         return None
     return ends.find(start, value_end) + 1, value_end
+
+
+def gitleaks_generic_bounds_each(
+    text: str, ends: LabelEnds, matches: list[tuple[int, int]]
+) -> list[tuple[int, int] | None]:
+    """Return gitleaks_generic_bounds of each match: those ended by a terminator character (most) read inline.
+
+    The text is marked at once (see LabelEnds): the operator starts at the first mark in the match.
+    """
+    find = ends.marked().find
+    bounds: list[tuple[int, int] | None] = []
+    for start, end in matches:
+        if text[end - 1] in _GITLEAKS_ENDS:
+            at = find(MARK, start, end - 1)
+            bounds.append(((end - 1 if at < 0 else at) + 1, end - 1))
+        else:
+            bounds.append(gitleaks_generic_bounds(text, ends, start, end))
+    return bounds
 
 
 def _gitleaks_secret_end(text: str, end: int) -> int | None:

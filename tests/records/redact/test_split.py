@@ -14,13 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from records.redact import _rules, _scanner
+from records.redact import _rules, _scanner, _split
 from records.redact._split import (
     GITLEAKS_LABEL_CHARACTERS,
     GITLEAKS_LABEL_ENDS,
     LabelEnds,
     SplitPattern,
     gitleaks_generic_bounds,
+    gitleaks_generic_bounds_each,
     secret_spans,
     skip,
     without_groups,
@@ -113,6 +114,32 @@ def test_the_bounds_of_a_gitleaks_match_hold_its_secret(seed: int) -> None:
             assert located is not None and bounds is not None
             (_, _), (secret_start, secret_end) = located
             assert bounds[0] <= secret_start and bounds[1] == secret_end
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_many_matches_read_at_once_are_read_as_one_by_one(seed: int) -> None:
+    # Past _MARK_AFTER matches a text is marked at once and most matches read inline (locate_each, bound_each).
+    rng = random.Random(seed)
+    text = "".join(_text(rng) for _ in range(1200))
+    ours, theirs = _patterns()
+    for pattern in (ours, theirs):
+        assert len(list(pattern._bare.spans(text))) > _split._MARK_AFTER
+        _agree(pattern, text)
+    matches = [spans[0] for spans in ours._bare.spans(text)]
+    located = [_rules._generic_secret_spans(text, _ends(ours, text, marked=False), *match) for match in matches]
+    assert _rules._generic_secret_spans_each(text, ours.label_ends(text), matches) == located
+    matches = [spans[0] for spans in theirs._bare.spans(text)]
+    bounds = [gitleaks_generic_bounds(text, _ends(theirs, text, marked=False), *match) for match in matches]
+    assert gitleaks_generic_bounds_each(text, theirs.label_ends(text), matches) == bounds
+
+
+def test_an_env_dump_is_read_at_once() -> None:
+    text = "".join(f"SERVICE_{i}_API_KEY=aB3dE5gH7jK9mN1pQ3sT{i:04d}\n" for i in range(_split._MARK_AFTER * 2))
+    for pattern in _patterns():
+        _agree(pattern, text)
+    ours = _patterns()[0]
+    ends = ours.label_ends(text)
+    assert ends.marked() is ends.marked() == _marked(ours, text)
 
 
 def test_matches_the_caller_does_not_want_are_left_out_before_they_are_located() -> None:
