@@ -321,7 +321,8 @@ class _Dominated:
                 return None
             count = self._count
             # Built from the last finding back, so that of the findings with one end the first is kept.
-            self._first = dict(zip(reversed(self._found.ends[:count]), range(count - 1, -1, -1), strict=True))
+            ends = reversed(self._found.ends[:count])
+            self._first = dict(zip(ends, range(count - 1, -1, -1), strict=True)) if count else {}
         return self._first
 
     def _held_by_another(self, rank: int, start: int, end: int) -> bool:

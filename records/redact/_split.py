@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from functools import partial
+from itertools import compress, starmap
+from operator import not_
 
 from records._re2 import Match, Spans, compile_spans
 
@@ -122,37 +124,31 @@ class SplitPattern:
             for spans in self._whole.spans(text):
                 yield secret_spans(spans)
             return
-        ends = self.label_ends(text)
         matches = [spans[0] for spans in self._bare.spans(text)]
-        # Past _MARK_AFTER matches the text is marked at once and the shape of most read inline (see _each).
+        if not matches:
+            return  # as on most pastes: nothing to locate
+        ends = self.label_ends(text)
+        # Past _MARK_AFTER matches the text is marked at once and the shape of most read inline (locate_each,
+        # bound_each); the few matches of most pastes are read one by one, with as few lists as can be.
         many = len(matches) > _MARK_AFTER
         if unwanted is not None and self._bound is not None:
             # All bounds are asked about at once: an env dump's hundreds of lines cost one call, not one each.
-            dropped = unwanted(_each(self._bound, self._bounds if many else None, text, ends, matches))
-            matches = [match for match, drop in zip(matches, dropped, strict=True) if not drop]
-        located = _each(self._locate, self._locators if many else None, text, ends, matches)
-        for (start, _), found in zip(matches, located, strict=True):
-            yield found if found is not None else self._asked(text, start)
+            if many and self._bounds is not None:
+                bounds = self._bounds(text, ends, matches)
+            else:
+                bounds = list(starmap(partial(self._bound, text, ends), matches))
+            matches = list(compress(matches, map(not_, unwanted(bounds))))
+        if many and self._locators is not None:
+            for (start, _), found in zip(matches, self._locators(text, ends, matches), strict=True):
+                yield found if found is not None else self._asked(text, start)
+            return
+        for start, end in matches:
+            located = self._locate(text, ends, start, end)
+            yield located if located is not None else self._asked(text, start)
 
     def _asked(self, text: str, start: int) -> Spans:
         """Return the whole pattern's spans of its match at start (a fallback the locators should never need)."""
         return secret_spans(next(spans for spans in self._whole.spans(text) if spans[0][0] == start))
-
-
-_T = TypeVar("_T")
-
-
-def _each(
-    one: Callable[[str, LabelEnds, int, int], _T],
-    many: Callable[[str, LabelEnds, list[tuple[int, int]]], list[_T]] | None,
-    text: str,
-    ends: LabelEnds,
-    matches: list[tuple[int, int]],
-) -> list[_T]:
-    """Return one(text, ends, start, end) of each match, by many when given (the same answers, all at once)."""
-    if many is not None:
-        return many(text, ends, matches)
-    return [one(text, ends, start, end) for start, end in matches]
 
 
 def secret_spans(spans: Spans) -> Spans:
