@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import json
 import sys
@@ -33,6 +34,18 @@ def lazy(target: str) -> Handler:
         return await function(args, settings)
 
     return handler
+
+
+def freeze_loaded_heap() -> None:
+    """Keep every object alive now (the loaded index above all) out of the cyclic collector's passes.
+
+    Call it once the index is loaded, in a process that keeps it to the end. The index's entries and
+    templates (a few hundred thousand objects at 100k records) hold no garbage: left to the collector,
+    each full pass walked them all, a sixth of a batch's time on the shared benchmark (0.5 of 3.0 ms a
+    paste), landing on whichever paste or redaction happened to trigger it. Records added later by a
+    reload are collected as usual.
+    """
+    gc.freeze()
 
 
 def db_path(args: argparse.Namespace, settings: Settings) -> Path | str:

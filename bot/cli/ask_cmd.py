@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, open_database, print_json
+from bot.cli._common import add_db_option, freeze_loaded_heap, open_database, print_json
 from bot.engine import Engine
 from bot.render.answer_json import result_json
 from bot.render.text import answer_text
@@ -31,10 +30,7 @@ async def ask_command(args: argparse.Namespace, settings: Settings) -> int:
     """Answer one paste, or a batch of them in one process."""
     async with open_database(args, settings) as db:
         engine = await Engine.load(db)
-        # The index lives until the command ends, and its entries and templates (a few hundred thousand
-        # objects at 100k records) hold no garbage: left to the cyclic collector, each of its full passes
-        # walked them all, a sixth of a batch's time on the shared benchmark (0.5 of 3.0 ms a paste).
-        gc.freeze()
+        freeze_loaded_heap()
         if args.batch is not None:
             return _batch(engine, args.batch)
         text = args.text if args.text is not None else sys.stdin.read()

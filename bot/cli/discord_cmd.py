@@ -14,7 +14,7 @@ import signal
 import aiohttp
 import discord
 
-from bot.cli._common import db_path, open_database
+from bot.cli._common import db_path, freeze_loaded_heap, open_database
 from bot.cli._instance import only_instance
 from bot.client import Services, TracebotBot, make_bot, point_discord_at
 from bot.console import run_console
@@ -60,6 +60,7 @@ async def _run(args: argparse.Namespace, settings: Settings, token: str) -> int:
     timeout = aiohttp.ClientTimeout(total=settings.paste_timeout)
     async with open_database(args, settings) as db, aiohttp.ClientSession(timeout=timeout) as session:
         engine = await Engine.load(db)
+        freeze_loaded_heap()
         metrics = _metrics(settings, engine)
         pastes = PasteFetcher(
             session, hosts=settings.paste_hosts, max_bytes=settings.max_paste_bytes, timeout=settings.paste_timeout
@@ -163,6 +164,7 @@ async def console_command(args: argparse.Namespace, settings: Settings) -> int:
     """Run the offline console on the terminal."""
     async with open_database(args, settings) as db:
         engine = await Engine.load(db)
+        freeze_loaded_heap()
         return await run_console(engine, triage=TriageService(db, settings.triage, engine=engine))
 
 

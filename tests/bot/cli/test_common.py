@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import sys
 import types
+import weakref
 from pathlib import Path
 
 import pytest
 
-from bot.cli._common import add_db_option, db_path, lazy, open_database, print_json
+from bot.cli._common import add_db_option, db_path, freeze_loaded_heap, lazy, open_database, print_json
 from tests.bot.simbot import settings_for_tests
 
 
@@ -55,3 +57,36 @@ def test_print_json_is_indented_unicode_with_a_final_newline() -> None:
     print_json({"message": "ça ne marche pas", "n": [1]}, out)
     assert out.getvalue() == '{\n  "message": "ça ne marche pas",\n  "n": [\n    1\n  ]\n}\n'
     assert json.loads(out.getvalue()) == {"message": "ça ne marche pas", "n": [1]}
+
+
+class _Cycle:
+    """An object that refers to itself: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_the_loaded_heap_is_kept_out_of_the_collector_until_unfrozen() -> None:
+    loaded = _Cycle()
+    alive = weakref.ref(loaded)
+    try:
+        freeze_loaded_heap()
+        del loaded
+        gc.collect()
+        assert alive() is not None  # frozen: a full pass neither walks nor frees it
+    finally:
+        gc.unfreeze()
+    gc.collect()
+    assert alive() is None
+
+
+def test_an_object_made_after_the_freeze_is_collected() -> None:
+    try:
+        freeze_loaded_heap()
+        later = _Cycle()
+        alive = weakref.ref(later)
+        del later
+        gc.collect()
+        assert alive() is None
+    finally:
+        gc.unfreeze()

@@ -11,8 +11,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.cli import main
-from bot.cli.discord_cmd import REJECTED, run_command, sync_command
+from bot.cli import discord_cmd, main
+from bot.cli.discord_cmd import REJECTED, console_command, run_command, sync_command
 from bot.client import Services, ShardedTracebotBot, TracebotBot, make_bot, point_discord_at
 from records.errors import CliError
 from storage.database import Database
@@ -95,6 +95,24 @@ async def test_run_with_a_rejected_token_fails_cleanly(tmp_path: Path, fake: Fak
     with pytest.raises(CliError, match="rejected the token"):
         await run_command(argparse.Namespace(db=None), settings)
     assert str(REJECTED).endswith("check DISCORD_TOKEN")
+
+
+async def test_the_console_freezes_the_heap_once_the_index_is_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps: list[str] = []
+
+    async def console(engine: object, triage: object) -> int:
+        steps.append(f"console with {len(engine.matcher.index)} records")  # type: ignore[attr-defined]
+        return 0
+
+    monkeypatch.setattr(discord_cmd, "freeze_loaded_heap", lambda: steps.append("frozen"))
+    monkeypatch.setattr(discord_cmd, "run_console", console)
+    db = await Database.open(tmp_path / "t.db")
+    await import_paths(db, [SEEDS_JSONL])
+    await db.close()
+    assert await console_command(argparse.Namespace(db=None), settings_for_tests(tmp_path / "t.db")) == 0
+    assert steps == ["frozen", "console with 3 records"]
 
 
 async def test_sync_commands_publishes_globally(
